@@ -1,0 +1,506 @@
+// The per-pane decision maker. Pure: it is handed in-band signals, typed input, foreground-process changes,
+// coalesced screen changes and clock ticks (all stamped with pane-clock seconds) and returns the signals the
+// state machine should act on. The highest tier that speaks wins:
+//   Tier 1  in-band authoritative signals (OSC 133/633 command start/end, Codex OSC 7501, hooks later);
+//   Tier 2  the program's profile reading the live edge of the screen (and its window title);
+//   Tier 3  the generic content heuristic (prompt anchors, questions, spinners, quiet windows, newline gate).
+// Completion is anchored to a turn: Enter arms an anchor, work must be seen after it, then an explicit marker or a
+// stability window (retracted by any change of the live edge) makes it DONE.
+import type { Config, ProgramId } from '../config/config.js';
+import type { ScreenSnapshot, TimedSignal } from '../screen/types.js';
+import type { PaneChange } from '../queue/pane-change-queue.js';
+import { hashLines } from '../queue/normalize.js';
+import { classifyWith, detectProgram } from './profiles/index.js';
+import type { ProfileContext } from './profiles/context.js';
+import type { Classification, MachineState, Signal, SignalType, Suppressed, Tier } from './types.js';
+import { clip, hasWholeWord, lastMatch } from './text.js';
+
+export interface AnalyzerOptions {
+  cfg: Config;
+  /** A forced program (--agent X); null = detect. */
+  forced: ProgramId | null;
+  /** The command the pane was started with, if known (program detection). */
+  command?: string;
+}
+
+interface Anchor {
+  t: number;
+  hash: string;
+  evidence: boolean;
+  /** The verdict the screen gave when the prompt was submitted: a "ready" that is still this one is stale. */
+  baseline: string;
+}
+
+interface Candidate {
+  since: number;
+  edgeHash: string;
+}
+
+type Phase = 'rest' | 'running' | 'waiting';
+
+export class PaneAnalyzer {
+  private readonly cfg: Config;
+  private program: ProgramId;
+  private programRule: string;
+  private programLocked: boolean;
+  private processName: string | undefined;
+  private state: MachineState = 'IDLE';
+
+  private snap: ScreenSnapshot | null = null;
+  private lastChange: PaneChange | null = null;
+  private cls: Classification | null = null;
+  private clsKey = '';
+  private hash = '';
+  private lastMeaningfulAt = 0;
+  private lastOutputAt = 0;
+  private titleChanges: number[] = [];
+  private bracketedPasteSeen = false;
+  private foregroundPrompted = false;
+
+  private anchor: Anchor | null = null;
+  private doneCandidate: Candidate | null = null;
+  private waitSince: number | null = null;
+  private workingSince: number | null = null;
+  private waitEnteredAt = 0;
+  private waitEnteredHash = '';
+  private interruptSeen = false;
+  private stalled = false;
+  private tier1LastAt = -Infinity;
+  private tier1Running = false;
+  private pendingAgentWorking: { t: number; line: string } | null = null;
+  private lastEmit = new Map<SignalType, number>();
+  private lastIdleEmit = -Infinity;
+
+  readonly suppressed: Suppressed[] = [];
+  /** Counters of signals fired and suppressed, by tier, rule and reason. */
+  readonly counters = new Map<string, number>();
+
+  constructor(opts: AnalyzerOptions) {
+    this.cfg = opts.cfg;
+    this.program = opts.forced ?? 'shell';
+    this.programRule = opts.forced ? 'forced' : 'default';
+    this.programLocked = opts.forced !== null;
+    if (!this.programLocked && opts.command) this.detect({ command: opts.command });
+  }
+
+  get currentProgram(): { program: ProgramId; rule: string } {
+    return { program: this.program, rule: this.programRule };
+  }
+
+  get classification(): Classification | null {
+    return this.cls;
+  }
+
+  /** The machine's state after it applied our signals (or a person's ack). */
+  setState(state: MachineState): void {
+    if (state === this.state) return;
+    const wasRest = this.phase() === 'rest';
+    this.state = state;
+    const phase = this.phase();
+    if (phase === 'rest') {
+      this.anchor = null;
+      this.interruptSeen = false;
+      this.stalled = false;
+    }
+    if (phase === 'waiting') {
+      this.waitEnteredAt = this.now;
+      this.waitEnteredHash = this.hash;
+    }
+    if (wasRest && phase !== 'rest') this.lastMeaningfulAt = Math.max(this.lastMeaningfulAt, this.now);
+    this.doneCandidate = null;
+    this.waitSince = null;
+    this.workingSince = null;
+  }
+
+  private now = 0;
+
+  // ---- inputs --------------------------------------------------------------------------------------------
+
+  signal(ts: TimedSignal): Signal[] {
+    this.now = Math.max(this.now, ts.t);
+    const s = ts.signal;
+    const out: Signal[] = [];
+    switch (s.kind) {
+      case 'title':
+        this.titleChanges.push(ts.t);
+        if (this.titleChanges.length > 4) this.titleChanges.shift();
+        if (!this.programLocked && this.program === 'shell') this.detect({ title: s.title });
+        return out;
+      case 'bracketed-paste':
+        if (s.on) this.bracketedPasteSeen = true;
+        this.foregroundPrompted = false;
+        return out;
+      case 'command-executed':
+        this.tier1(ts.t);
+        this.tier1Running = true;
+        this.emit(out, ts.t, 'run', 1, `${s.protocol}.command_executed`, ts.line);
+        return out;
+      case 'command-finished': {
+        this.tier1(ts.t);
+        const wasRunning = this.tier1Running || this.phase() !== 'rest';
+        this.tier1Running = false;
+        if (!wasRunning) return out;
+        if (s.exitCode === undefined || s.exitCode === 0) this.emit(out, ts.t, 'done', 1, `${s.protocol}.command_finished`, ts.line || `exit ${s.exitCode ?? 'none'}`);
+        else this.emit(out, ts.t, 'failed', 1, `${s.protocol}.command_failed`, `exit ${s.exitCode}: ${ts.line}`);
+        return out;
+      }
+      case 'prompt-start':
+      case 'command-input':
+      case 'command-line':
+        this.tier1(ts.t);
+        return out;
+      case 'agent-state':
+        return this.agentState(ts.t, s.state, s.extra, ts.line);
+      default:
+        return out;
+    }
+  }
+
+  input(t: number, data: string): Signal[] {
+    this.now = Math.max(this.now, t);
+    if (/[\r\n]/.test(data)) {
+      const cls = this.snap ? this.reclassify(t) : null;
+      this.anchor = { t, hash: this.hash, evidence: false, baseline: cls ? signature(cls) : '' };
+    }
+    if (data === '\x1b' && this.phase() === 'running') this.interruptSeen = true;
+    return [];
+  }
+
+  process(t: number, name: string): Signal[] {
+    this.now = Math.max(this.now, t);
+    this.processName = name;
+    if (!this.programLocked) {
+      const det = detectProgram(this.cfg, { process: name });
+      // A shell running an ordinary job (sleep, make) stays read as a shell: its prompt tells when the job ends.
+      if (det && (det.program !== 'generic' || this.program !== 'shell')) this.setProgram(det.program, det.rule);
+    }
+    return this.evaluate(t);
+  }
+
+  change(ch: PaneChange): Signal[] {
+    this.now = Math.max(this.now, ch.t);
+    this.snap = ch.snapshot;
+    this.lastChange = ch;
+    this.hash = ch.hash;
+    this.lastOutputAt = ch.lastOutputAt;
+    if (ch.meaningful) {
+      this.lastMeaningfulAt = ch.t;
+      if (this.anchor && !this.anchor.evidence && ch.t > this.anchor.t && ch.hash !== this.anchor.hash) this.anchor.evidence = true;
+    }
+    if (!this.programLocked && this.program === 'shell') this.detect({ lines: ch.snapshot.lines, title: ch.snapshot.title });
+    const out = this.evaluate(ch.t);
+    if (this.stalled && ch.meaningful && this.phase() === 'running') {
+      this.stalled = false;
+      this.emit(out, ch.t, 'activity', 3, 'stall.recovered', '');
+    }
+    return out;
+  }
+
+  tick(t: number): Signal[] {
+    this.now = Math.max(this.now, t);
+    const out: Signal[] = [];
+    const th = this.cfg.thresholds;
+    if (this.pendingAgentWorking && t - this.pendingAgentWorking.t >= th.unanchored_working_confirm_s) {
+      const p = this.pendingAgentWorking;
+      this.pendingAgentWorking = null;
+      this.emit(out, t, 'run', 1, 'osc7501.working_confirmed', p.line);
+    }
+    if (this.anchor && !this.anchor.evidence && t - this.anchor.t > th.anchor_evidence_window_s) this.anchor = null;
+    out.push(...this.evaluate(t));
+    return out;
+  }
+
+  /** Classify the current screen (the `classify` command and the dashboard's "why"). */
+  classifyNow(): Classification | null {
+    return this.snap ? this.reclassify(this.now) : null;
+  }
+
+  // ---- decisions -----------------------------------------------------------------------------------------
+
+  private phase(): Phase {
+    switch (this.state) {
+      case 'RUNNING':
+      case 'LONG_RUNNING':
+        return 'running';
+      case 'WAITING_APPROVAL':
+        return 'waiting';
+      default:
+        return 'rest';
+    }
+  }
+
+  private tier1(t: number): void {
+    this.tier1LastAt = t;
+  }
+
+  private agentState(t: number, state: string, extra: Record<string, string>, line: string): Signal[] {
+    this.tier1(t);
+    if (!this.programLocked && extra['app'] === 'codex') this.setProgram('codex', 'detect.codex.osc7501');
+    const out: Signal[] = [];
+    const rule = `osc7501.${state}`;
+    const shown = line || `state=${state}`;
+    if (state !== 'working') this.pendingAgentWorking = null;
+    switch (state) {
+      case 'working':
+        if (this.phase() !== 'rest') {
+          if (this.phase() === 'waiting') this.emit(out, t, 'run', 1, rule, shown);
+        } else if (this.anchor && t - this.anchor.t <= this.cfg.thresholds.anchor_evidence_window_s) {
+          this.emit(out, t, 'run', 1, rule, shown);
+        } else {
+          // Codex blips working→idle at launch with nothing typed: believe it only if it persists.
+          this.pendingAgentWorking = { t, line: shown };
+        }
+        break;
+      case 'blocked':
+        this.emit(out, t, 'wait', 1, extra['kind'] ? `${rule}.${extra['kind']}` : rule, shown);
+        break;
+      case 'done':
+        if (this.phase() !== 'rest') this.emit(out, t, 'done', 1, rule, shown);
+        break;
+      case 'error':
+        if (this.phase() !== 'rest' || this.state === 'DONE') this.emit(out, t, 'failed', 1, rule, shown);
+        break;
+      case 'idle':
+        // After an interrupt or a denial Codex goes straight to idle: the turn is over.
+        if (this.phase() !== 'rest') this.emit(out, t, 'done', 1, rule, shown);
+        break;
+    }
+    return out;
+  }
+
+  private evaluate(t: number): Signal[] {
+    const out: Signal[] = [];
+    if (!this.snap) return out;
+    const th = this.cfg.thresholds;
+    const cls = this.reclassify(t);
+    const tier: Tier = cls.program === 'generic' ? 3 : 2;
+    const gateClosed = t - this.tier1LastAt < th.prompt_silence_s;
+    const jobGated = tier === 3 && this.jobGateBlocks();
+    const speak = (type: SignalType, rule: string, line: string, tierOverride?: Tier): void => {
+      const tr = tierOverride ?? tier;
+      // A menu on screen is a fact no Tier 1 silence can hide; everything else waits for Tier 1 to fall quiet.
+      if (gateClosed && !(type === 'wait' && cls.explicit)) return this.suppress(t, type, tr, rule, 'prompt_silence_gate');
+      if (jobGated && tr === 3) return this.suppress(t, type, tr, rule, 'job_gate');
+      if (tr === 3 && t - (this.lastEmit.get(type) ?? -Infinity) < th.debounce_s) return this.suppress(t, type, tr, rule, 'debounce');
+      this.emit(out, t, type, tr, rule, line);
+    };
+
+    // Persistence trackers for verdicts that must hold a while before they count.
+    this.waitSince = cls.verdict === 'waiting' ? (this.waitSince ?? t) : null;
+    this.workingSince = cls.verdict === 'working' ? (this.workingSince ?? t) : null;
+
+    if (this.phase() === 'rest') {
+      if (cls.verdict === 'waiting' && this.waitConfirmed(t, cls)) {
+        speak('wait', cls.rule, cls.line);
+        return out;
+      }
+      const anchored = this.anchor !== null && this.anchor.evidence;
+      if (cls.verdict === 'working' && (this.anchor !== null || t - (this.workingSince ?? t) >= th.unanchored_screen_confirm_s)) {
+        speak('run', cls.rule, cls.line);
+      } else if (anchored && cls.verdict !== 'waiting') {
+        speak('run', 'turn.anchor_evidence', clip(cls.line || this.cursorRow()), 3);
+      } else if (!anchored && cls.verdict === 'unknown' && (tier === 3 || !this.bracketedPasteSeen)) {
+        const latest = this.recentOutputGate(t);
+        if (latest) speak('run', 'generic.newline_gate', latest, 3);
+      }
+      if (this.phase() === 'rest') {
+        this.maybeReemitIdle(t, out);
+        return out;
+      }
+    }
+
+    if (this.phase() === 'waiting') {
+      switch (cls.verdict) {
+        case 'waiting':
+          return out;
+        case 'working':
+          speak('run', `${cls.rule}`, cls.line);
+          return out;
+        case 'unknown':
+          if (this.hash !== this.waitEnteredHash && this.lastMeaningfulAt > this.waitEnteredAt) speak('run', 'wait.content_update', clip(this.cursorRow()), 3);
+          return out;
+        default:
+          break; // ready/failed: the menu was answered and the turn ended; handled below
+      }
+    }
+
+    // running (or a wait that resolved straight into a ready/failed screen)
+    switch (cls.verdict) {
+      case 'failed':
+        if (cls.explicit || this.stable(t, cls, cls.atPrompt ? th.prompt_stability_s : th.stability_s)) speak('failed', cls.rule, cls.line);
+        break;
+      case 'waiting':
+        if (this.waitConfirmed(t, cls)) speak('wait', cls.rule, cls.line);
+        break;
+      case 'ready': {
+        // A ready marker that was already on screen when the prompt was submitted says nothing about this turn:
+        // it must then hold through the full stability window like any unconfirmed ready screen.
+        const stale = this.anchor !== null && signature(cls) === this.anchor.baseline;
+        const window = !stale && cls.atPrompt ? th.prompt_stability_s : th.stability_s;
+        if ((cls.explicit && !stale) || this.stable(t, cls, window)) speak('done', cls.rule, cls.line);
+        break;
+      }
+      case 'working':
+        this.doneCandidate = null;
+        this.checkStall(t, out);
+        break;
+      case 'unknown':
+        this.genericRunning(t, cls, speak);
+        this.checkStall(t, out);
+        break;
+    }
+    return out;
+  }
+
+  /** Tier 3 while running and no profile recognises the screen: completion tokens, interrupt gone, quiet idle. */
+  private genericRunning(t: number, cls: Classification, speak: (type: SignalType, rule: string, line: string, tier?: Tier) => void): void {
+    const th = this.cfg.thresholds;
+    const g = this.cfg.patterns.generic;
+    const quiet = t - Math.max(this.lastMeaningfulAt, this.anchor?.t ?? -Infinity);
+    const row = this.cursorRow();
+    if (quiet >= th.quiet_done_s) {
+      const last = cls.liveEdge[cls.liveEdge.length - 1] ?? '';
+      const token = row.trim() ? hasWholeWord(row, g.completion_tokens) : null;
+      const lastToken = !row.trim() ? null : last && hasWholeWord(last, g.completion_tokens);
+      if ((token || lastToken) && !g.negative.some((n) => n.test(row))) {
+        speak('done', `generic.completion_token.${token ?? lastToken}`, clip(token ? row : last), 3);
+        return;
+      }
+      if (this.interruptSeen && !lastMatch(this.snap?.lines ?? [], g.interrupt)) {
+        speak('done', 'generic.interrupt_gone', clip(row), 3);
+        return;
+      }
+    }
+    // Quiet with something at the cursor that is not a known prompt: at rest in a program we do not know.
+    // An empty cursor row is a program still working silently (sleep 25 prints nothing), never idle.
+    if (quiet >= th.quiet_idle_s && row.trim() && !g.spinner.some((s) => s.test(row))) {
+      speak('idle', 'generic.quiet_idle', clip(row), 3);
+    }
+  }
+
+  private checkStall(t: number, out: Signal[]): void {
+    if (this.stalled) return;
+    if (t - this.lastMeaningfulAt >= this.cfg.thresholds.stall_after_s) {
+      this.stalled = true;
+      this.emit(out, t, 'stall', 3, 'stall.no_progress', clip(this.cursorRow()));
+    }
+  }
+
+  private waitConfirmed(t: number, cls: Classification): boolean {
+    const th = this.cfg.thresholds;
+    const since = this.waitSince ?? t;
+    if (cls.weak) return t - since >= th.quiet_wait_s && t - this.lastOutputAt >= th.quiet_wait_s;
+    return t - since >= th.wait_confirm_s;
+  }
+
+  /** The ready/failed verdict has held with an unchanged live edge for `window` seconds. */
+  private stable(t: number, cls: Classification, window: number): boolean {
+    const edgeHash = hashLines([...cls.liveEdge, this.cursorRow()], true) + cls.verdict;
+    if (!this.doneCandidate || this.doneCandidate.edgeHash !== edgeHash) {
+      this.doneCandidate = { since: t, edgeHash };
+      return window <= 0;
+    }
+    return t - this.doneCandidate.since >= window;
+  }
+
+  /** Output without a submitted prompt (heuristic_run): the newline gate and the burst size both passed. */
+  private recentOutputGate(t: number): string | null {
+    const ch = this.lastChange;
+    if (!ch || ch.t !== t || !ch.meaningful || ch.echoOnly) return null;
+    const th = this.cfg.thresholds;
+    if (ch.newlines < th.newline_gate || ch.burst < th.burst_chars) return null;
+    return clip(this.cursorRow() || `${ch.newlines} new lines`);
+  }
+
+  private maybeReemitIdle(t: number, out: Signal[]): void {
+    if (this.state !== 'IDLE') return;
+    if (t - this.lastMeaningfulAt < this.cfg.thresholds.idle_reemit_s) return;
+    if (t - this.lastIdleEmit < this.cfg.thresholds.idle_reemit_s) return;
+    this.lastIdleEmit = t;
+    this.emit(out, t, 'idle', 3, 'generic.idle_reemit', '');
+  }
+
+  private jobGateBlocks(): boolean {
+    const jg = this.cfg.job_gate;
+    if (!jg.enabled || !this.processName) return false;
+    return !jg.whitelist.includes(this.processName) && !jg.shells.includes(this.processName);
+  }
+
+  private reclassify(t: number): Classification {
+    const snap = this.snap!;
+    const animating = this.titleChanges.filter((x) => t - x <= this.cfg.thresholds.title_animation_s).length >= 2;
+    const key = `${this.program}|${this.hash}|${snap.title}|${animating}|${snap.bracketedPaste}|${snap.cursorX},${snap.cursorY}|${this.bracketedPasteSeen}|${this.foregroundPrompted}`;
+    if (this.cls && key === this.clsKey) return this.cls;
+    const ctx: ProfileContext = { cfg: this.cfg, titleAnimating: animating, bracketedPasteSeen: this.bracketedPasteSeen, foregroundPrompted: this.foregroundPrompted };
+    let cls = classifyWith(this.program, snap, ctx);
+    if (!this.foregroundPrompted && this.bracketedPasteSeen && !snap.bracketedPaste && cls.rule.endsWith('repl_prompt')) {
+      // A REPL started from the shell is at its own prompt: from now on read it as a REPL, not a running command.
+      this.foregroundPrompted = true;
+      cls = classifyWith(this.program, snap, { ...ctx, foregroundPrompted: true });
+    }
+    this.cls = cls;
+    this.clsKey = `${key.slice(0, key.lastIndexOf('|'))}|${this.foregroundPrompted}`;
+    return this.cls;
+  }
+
+  private cursorRow(): string {
+    return this.snap?.lines[this.snap.cursorY] ?? '';
+  }
+
+  private detect(input: Parameters<typeof detectProgram>[1]): void {
+    const det = detectProgram(this.cfg, input);
+    if (det && det.program !== 'shell' && det.program !== 'generic') this.setProgram(det.program, det.rule);
+  }
+
+  private setProgram(program: ProgramId, rule: string): void {
+    if (program === this.program) return;
+    this.program = program;
+    this.programRule = rule;
+    this.cls = null;
+    this.clsKey = '';
+  }
+
+  private emit(out: Signal[], t: number, type: SignalType, tier: Tier, rule: string, line: string): void {
+    const target = targetState(type, this.state);
+    if (target === null) return;
+    this.lastEmit.set(type, t);
+    out.push({ t, type, tier, rule, line: clip(line) });
+    this.count(`fired.tier${tier}.${type}.${rule}`);
+    if (target !== this.state) this.setState(target);
+  }
+
+  private suppress(t: number, type: SignalType, tier: Tier, rule: string, reason: string): void {
+    this.count(`suppressed.tier${tier}.${type}.${reason}`);
+    if (this.suppressed.length >= 64) this.suppressed.shift();
+    this.suppressed.push({ t, type, tier, rule, reason });
+  }
+
+  private count(key: string): void {
+    this.counters.set(key, (this.counters.get(key) ?? 0) + 1);
+  }
+}
+
+/** A verdict's identity for "is this still the same screen verdict as before the turn". */
+function signature(cls: Classification): string {
+  return `${cls.verdict}|${cls.rule}|${cls.line}`;
+}
+
+/** What a signal would do to the state (null = meaningless here and not worth sending). */
+function targetState(type: SignalType, state: MachineState): MachineState | null {
+  const running = state === 'RUNNING' || state === 'LONG_RUNNING';
+  switch (type) {
+    case 'run':
+      return running ? null : 'RUNNING';
+    case 'done':
+      return state === 'DONE' ? null : 'DONE';
+    case 'failed':
+      return state === 'FAILED' ? null : 'FAILED';
+    case 'wait':
+      return state === 'WAITING_APPROVAL' ? null : 'WAITING_APPROVAL';
+    case 'idle':
+      return 'IDLE'; // also re-emitted while IDLE (no transition, but counted)
+    case 'stall':
+    case 'activity':
+      return running ? state : null;
+  }
+}

@@ -1,0 +1,40 @@
+// Claude Code: alternate screen, an input box between two ─ rules, a spinner row above it while a turn runs.
+// The live edge is everything below the last submitted prompt echo (`❯ text`): older turns' "done" lines, errors
+// and spinners stay in scrollback above it and are never read.
+import type { ScreenSnapshot } from '../../screen/types.js';
+import { lastIndex, lastMatch, trimBottom } from '../text.js';
+import { verdict, type ProfileContext } from './context.js';
+import type { Classification } from '../types.js';
+
+export function classifyClaude(snap: ScreenSnapshot, ctx: ProfileContext): Classification {
+  const p = ctx.cfg.patterns.claude;
+  const lines = trimBottom(snap.lines);
+  const box = findInputBox(lines, p.box_rule, p.box_input);
+  const echo = lastIndex(lines, p.prompt_echo, box >= 0 ? box : lines.length);
+  const edge = lines.slice(echo + 1);
+  const v = (kind: Classification['verdict'], rule: string, line: string, explicit = false) =>
+    verdict('claude', kind, rule, line, edge, explicit);
+
+  const waiting = lastMatch(edge, p.waiting);
+  if (waiting && box < 0) return v('waiting', 'approval_menu', waiting.line, true);
+  const working = lastMatch(edge, p.working);
+  if (working) return v('working', 'working_marker', working.line);
+  if (ctx.titleAnimating && p.working_title.test(snap.title)) return v('working', 'title_spinner', snap.title);
+  const failed = lastMatch(edge, p.failed);
+  if (failed) return v('failed', 'api_error', failed.line, true);
+  const interrupted = lastMatch(edge, p.interrupted);
+  if (interrupted) return v('ready', 'interrupted', interrupted.line, true);
+  const done = lastMatch(edge, p.done);
+  if (done) return v('ready', 'done_marker', done.line, true);
+  if (box >= 0) return v('ready', 'input_box', lines[box + 1] ?? '');
+  if (waiting) return v('waiting', 'approval_menu', waiting.line, true);
+  return v('unknown', 'no_marker', '');
+}
+
+/** Index of the top rule of the input box (rule, `❯` row, rule), searching from the bottom; -1 if absent. */
+function findInputBox(lines: readonly string[], rule: RegExp, input: RegExp): number {
+  for (let i = lines.length - 3; i >= 0; i--) {
+    if (rule.test(lines[i]!) && input.test(lines[i + 1]!) && rule.test(lines[i + 2]!)) return i;
+  }
+  return -1;
+}

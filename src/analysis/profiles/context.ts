@@ -1,0 +1,22 @@
+// What a profile may know besides the screen: the config and a few facts the analyzer tracks over time.
+import type { Config } from '../../config/config.js';
+import type { ScreenSnapshot } from '../../screen/types.js';
+import type { Classification, Verdict } from '../types.js';
+import type { ProgramId } from '../../config/config.js';
+
+export interface ProfileContext {
+  cfg: Config;
+  /** The window title is animating (a glyph changed recently): a spinner in the title, not a static icon. */
+  titleAnimating: boolean;
+  /** The pane has switched bracketed paste on at least once (bash/zsh/fish line editors do at each prompt). */
+  bracketedPasteSeen: boolean;
+  /** Since the shell last accepted a command (bracketed paste off), the program it started showed a prompt of its
+   * own (a REPL): bracketed paste staying off no longer means "a command is running". */
+  foregroundPrompted: boolean;
+}
+
+export type Classifier = (snap: ScreenSnapshot, ctx: ProfileContext) => Classification;
+
+export function verdict(program: ProgramId, v: Verdict, rule: string, line: string, liveEdge: string[], explicit = false): Classification {
+  return { verdict: v, rule: `${program}.${rule}`, line: line.trim(), explicit, liveEdge, program };
+}

@@ -1,0 +1,48 @@
+// Gemini CLI: main screen, the bottom ~11 rows redrawn every frame; an input box between ▄ and ▀ rules stays
+// visible while running. The window title is the CLI's own state report (Working / Action Required / Ready).
+// The live edge is everything below the last submitted prompt box, up to the live input box.
+import type { ScreenSnapshot } from '../../screen/types.js';
+import { lastMatch, trimBottom } from '../text.js';
+import { verdict, type ProfileContext } from './context.js';
+import type { Classification } from '../types.js';
+
+/** Rows below the live input box (workspace/sandbox/model footer); a box further up is a prompt echo. */
+const LIVE_BOX_MAX_FOOTER_ROWS = 6;
+
+export function classifyGemini(snap: ScreenSnapshot, ctx: ProfileContext): Classification {
+  const p = ctx.cfg.patterns.gemini;
+  const lines = trimBottom(snap.lines);
+  const boxes: number[] = []; // indexes of input rows framed by ▄ above and ▀ below
+  for (let i = 1; i < lines.length - 1; i++) {
+    if (p.box_top.test(lines[i - 1]!) && p.input.test(lines[i]!) && p.box_bottom.test(lines[i + 1]!)) boxes.push(i);
+  }
+  // The live input box sits just above the footer; while a menu replaces it, the lowest box is the prompt echo.
+  let live = lines.length;
+  let echo = -1;
+  const lowest = boxes[boxes.length - 1];
+  if (lowest !== undefined && lines.length - lowest <= LIVE_BOX_MAX_FOOTER_ROWS) {
+    live = lowest;
+    if (boxes.length > 1) echo = boxes[boxes.length - 2]! + 1;
+  } else if (lowest !== undefined) {
+    echo = lowest + 1;
+  }
+  const edge = lines.slice(echo + 1, Math.max(echo + 1, live - 1));
+  const v = (kind: Classification['verdict'], rule: string, line: string, explicit = false) =>
+    verdict('gemini', kind, rule, line, edge, explicit);
+
+  const waiting = lastMatch(edge, p.waiting);
+  if (waiting && !p.working.some((w) => edge.some((l) => w.test(l)))) return v('waiting', 'approval_menu', waiting.line, true);
+  if (p.waiting_title.test(snap.title.trim())) return v('waiting', 'title_action_required', snap.title, true);
+  const working = lastMatch(edge, p.working);
+  if (working) return v('working', 'working_marker', working.line);
+  if (p.working_title.test(snap.title.trim())) return v('working', 'title_working', snap.title);
+  const failed = lastMatch(edge, p.failed);
+  const interrupted = lastMatch(edge, p.interrupted);
+  if (failed && (!interrupted || failed.index > interrupted.index)) return v('failed', 'api_error', failed.line, true);
+  if (interrupted) return v('ready', 'cancelled', interrupted.line, true);
+  const done = lastMatch(edge, p.done);
+  if (done) return v('ready', 'done_marker', done.line, true);
+  if (p.ready_title.test(snap.title.trim())) return v('ready', 'title_ready', snap.title, true);
+  if (boxes.length) return v('ready', 'input_box', lines[live]!);
+  return v('unknown', 'no_marker', '');
+}

@@ -1,0 +1,48 @@
+// Small matching helpers over rendered rows. Pure.
+
+export interface Hit {
+  index: number;
+  line: string;
+}
+
+/** The last row (bottom-most) matching any of the patterns. */
+export function lastMatch(lines: readonly string[], patterns: readonly RegExp[]): Hit | null {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!;
+    if (line && patterns.some((p) => p.test(line))) return { index: i, line };
+  }
+  return null;
+}
+
+export function lastIndex(lines: readonly string[], pattern: RegExp, before = lines.length): number {
+  for (let i = Math.min(before, lines.length) - 1; i >= 0; i--) if (pattern.test(lines[i]!)) return i;
+  return -1;
+}
+
+/** Whole-word, case-insensitive token search ("INCOMPLETE" does not contain "complete"). */
+export function hasWholeWord(line: string, tokens: readonly string[]): string | null {
+  const lower = line.toLowerCase();
+  for (const tok of tokens) {
+    const t = tok.toLowerCase();
+    let i = lower.indexOf(t);
+    while (i >= 0) {
+      const before = i === 0 ? '' : lower[i - 1]!;
+      const after = lower[i + t.length] ?? '';
+      if (!/[\p{L}\p{N}_]/u.test(before) && !/[\p{L}\p{N}_]/u.test(after)) return tok;
+      i = lower.indexOf(t, i + 1);
+    }
+  }
+  return null;
+}
+
+/** Drop blank rows at the end (screens are mostly empty below the content). */
+export function trimBottom(lines: readonly string[]): string[] {
+  let end = lines.length;
+  while (end > 0 && lines[end - 1]!.trim() === '') end--;
+  return lines.slice(0, end);
+}
+
+export function clip(line: string, max = 200): string {
+  const s = line.trim();
+  return s.length > max ? s.slice(0, max - 1) + '…' : s;
+}

@@ -1,0 +1,42 @@
+// The vocabulary of analysis: verdicts about one screen, and the signals the analyzer sends the state machine.
+import type { ProgramId } from '../config/config.js';
+
+export type Verdict = 'working' | 'waiting' | 'ready' | 'failed' | 'unknown';
+
+/** What one screen says, and why. `explicit` = a marker that needs no stability window (the program said so). */
+export interface Classification {
+  verdict: Verdict;
+  rule: string;
+  line: string;
+  explicit: boolean;
+  /** A weak wait (a bare "?" or ":" at the cursor) must also wait out the quiet window. */
+  weak?: boolean;
+  /** Read at a shell/REPL prompt back at the cursor: confirmed by the shorter prompt stability window. */
+  atPrompt?: boolean;
+  /** The rows the verdict was read from (the live edge). */
+  liveEdge: string[];
+  program: ProgramId;
+}
+
+export type Tier = 1 | 2 | 3;
+export type SignalType = 'run' | 'done' | 'failed' | 'wait' | 'idle' | 'stall' | 'activity';
+
+export interface Signal {
+  t: number;
+  type: SignalType;
+  tier: Tier;
+  rule: string;
+  line: string;
+}
+
+/** A signal that was decided but not sent, with the reason (for counters and `make loghook`). */
+export interface Suppressed {
+  t: number;
+  type: SignalType;
+  tier: Tier;
+  rule: string;
+  reason: string;
+}
+
+/** The at-rest/working state the analyzer needs from the machine to decide what a verdict means. */
+export type MachineState = 'IDLE' | 'RUNNING' | 'LONG_RUNNING' | 'WAITING_APPROVAL' | 'DONE' | 'FAILED';

@@ -1,0 +1,60 @@
+// `termsupervisor classify [--agent A] [file|-]`: one screen's text (plain or with ANSI) → the Tier 2/3 verdict.
+import { readFile } from 'node:fs/promises';
+import { AGENT_CHOICES } from '../config/config.js';
+import { PaneScreen } from '../screen/pane-screen.js';
+import { classifyWith, detectProgram, forcedProgram } from '../analysis/profiles/index.js';
+import { oneOf, parseArgs, UsageError } from './args.js';
+import { configFor } from './load-config.js';
+import type { Classification } from '../analysis/types.js';
+import type { Config } from '../config/config.js';
+import type { AgentChoice } from '../config/config.js';
+
+export const CLASSIFY_USAGE = `usage: termsupervisor classify [--agent auto|claude|codex|gemini|shell|generic] [--title TEXT] [--config PATH] [file|-]
+
+Reads one screen's text (with or without ANSI escapes; stdin when no file or "-") and prints the verdict the
+screen tiers reach, as JSON: {"verdict": working|waiting|ready|failed|unknown, "rule", "line", "program"}.
+The cursor is taken to be where the text ends, as it would be on a terminal.
+example: tmux capture-pane -p -e -t %3 | termsupervisor classify --agent claude`;
+
+/** Screens are at most this many rows/columns (a pasted log is cut to its last rows). */
+const MAX_ROWS = 200;
+const MAX_COLS = 500;
+
+export async function classifyCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
+  const a = parseArgs(argv, { values: ['agent', 'config', 'title'], flags: ['help'] });
+  if (a.options.has('help')) {
+    out.write(CLASSIFY_USAGE + '\n');
+    return 0;
+  }
+  if (a.positional.length > 1) throw new UsageError('classify reads one file\n' + CLASSIFY_USAGE);
+  const agent = oneOf(a.options.get('agent'), AGENT_CHOICES, 'agent', 'auto');
+  const cfg = configFor(a.options.get('config'));
+  const src = a.positional[0];
+  const text = !src || src === '-' ? await readStdin() : await readFile(src, 'utf8');
+  const title = a.options.get('title');
+  const result = await classifyText(text, cfg, agent, typeof title === 'string' ? title : '');
+  out.write(JSON.stringify({ verdict: result.verdict, rule: result.rule, line: result.line, program: result.program, explicit: result.explicit }) + '\n');
+  return 0;
+}
+
+export async function classifyText(text: string, cfg: Config, agent: AgentChoice, title = ''): Promise<Classification> {
+  const rows = text.replace(/\r?\n$/, '').split(/\r?\n/);
+  const visible = rows.slice(-MAX_ROWS);
+  const plainWidth = Math.max(...visible.map((r) => r.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g, '').length), 0);
+  const screen = new PaneScreen({ cols: Math.min(MAX_COLS, Math.max(80, plainWidth + 1)), rows: Math.max(24, visible.length), scrollback: 0 });
+  try {
+    await new Promise<void>((resolve) => screen.write(visible.join('\r\n'), resolve));
+    const snap = screen.snapshot();
+    if (title) snap.title = title;
+    const program = forcedProgram(agent) ?? detectProgram(cfg, { title: snap.title, lines: snap.lines })?.program ?? 'shell';
+    return classifyWith(program, snap, { cfg, titleAnimating: false, bracketedPasteSeen: snap.bracketedPaste, foregroundPrompted: false });
+  } finally {
+    screen.dispose();
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,70 @@
+// The command line: dispatches subcommands, turns usage and config errors into clear messages and exit codes.
+import { ConfigError } from '../config/config.js';
+import { CastFormatError } from '../attach/asciicast.js';
+import { UsageError } from './args.js';
+import { replayCommand } from './replay.js';
+import { classifyCommand } from './classify.js';
+import { runCommand } from './run.js';
+import { VERSION } from './version.js';
+
+export const USAGE = `termsupervisor ${VERSION}: watches terminal panes running AI coding agents and shells, and tells you
+when one needs you (DONE, FAILED, WAITING_APPROVAL, stalled) or is still working.
+
+usage: termsupervisor <command> [options]
+
+commands:
+  run [--name N] [--agent A] [--record file.cast] -- <command...>
+                      run a command in a watched pane, transparently; transitions go to the event log
+  replay <file.cast> [--agent A] [--format jsonl|table]
+                      run a recording through the detector in virtual time; one line per transition
+  classify [--agent A] [file|-]
+                      classify one screen's text: {verdict, rule, line} ("why does it think that?")
+  help [command]      this text, or a command's options
+  version             print the version
+
+  A (--agent): auto (default) | claude | codex | gemini | shell | generic
+  every command takes --config PATH (default: $XDG_CONFIG_HOME/termsupervisor/config.json if present)`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  const out = process.stdout;
+  try {
+    switch (cmd) {
+      case 'replay':
+        return await replayCommand(rest, out);
+      case 'classify':
+        return await classifyCommand(rest, out);
+      case 'run':
+        return await runCommand(rest);
+      case 'version':
+      case '--version':
+      case '-V':
+        out.write(VERSION + '\n');
+        return 0;
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        if (rest[0]) return await main([rest[0], '--help']);
+        out.write(USAGE + '\n');
+        return 0;
+      default:
+        throw new UsageError(`unknown command ${JSON.stringify(cmd)}\n\n${USAGE}`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`termsupervisor: ${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof ConfigError || e instanceof CastFormatError) {
+      process.stderr.write(`termsupervisor: ${e.message}\n`);
+      return 2;
+    }
+    const err = e as NodeJS.ErrnoException;
+    if (err && err.code === 'ENOENT') {
+      process.stderr.write(`termsupervisor: ${err.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}

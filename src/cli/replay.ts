@@ -1,0 +1,51 @@
+// `termsupervisor replay <file.cast>`: the whole pipeline in virtual time, one line per state transition.
+import { AGENT_CHOICES } from '../config/config.js';
+import { ReplaySource } from '../attach/replay-source.js';
+import { replayCast } from '../daemon/replay.js';
+import type { Transition } from '../state/pane-machine.js';
+import { oneOf, parseArgs, UsageError } from './args.js';
+import { configFor } from './load-config.js';
+
+export const REPLAY_USAGE = `usage: termsupervisor replay <file.cast> [--agent auto|claude|codex|gemini|shell|generic] [--format jsonl|table] [--config PATH]
+
+Runs a recording through the whole pipeline in virtual time and prints one line per state transition.
+  --agent    program profile (default auto: detected from the screen and title)
+  --format   jsonl (default; {"t","state","from","tier","rule","line",...}) or table
+example: termsupervisor replay session.cast --format table`;
+
+export async function replayCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
+  const a = parseArgs(argv, { values: ['agent', 'format', 'config'], flags: ['help'] });
+  if (a.options.has('help')) {
+    out.write(REPLAY_USAGE + '\n');
+    return 0;
+  }
+  const file = a.positional[0];
+  if (!file || a.positional.length > 1) throw new UsageError('replay needs exactly one recording file\n' + REPLAY_USAGE);
+  const agent = oneOf(a.options.get('agent'), AGENT_CHOICES, 'agent', 'auto');
+  const format = oneOf(a.options.get('format'), ['jsonl', 'table'] as const, 'format', 'jsonl');
+  const cfg = configFor(a.options.get('config'));
+  const source = await ReplaySource.fromFile(file);
+  const print = format === 'jsonl' ? (tr: Transition) => out.write(JSON.stringify(jsonl(tr)) + '\n') : (tr: Transition) => out.write(tableRow(tr) + '\n');
+  if (format === 'table') out.write(`${'t'.padStart(9)}  ${'from'.padEnd(16)} ${'state'.padEnd(16)} tier rule${' '.repeat(34)} line\n`);
+  const res = await replayCast(source, cfg, agent, print);
+  if (res.skippedLines > 0) process.stderr.write(`termsupervisor: ${res.skippedLines} unreadable line(s) in ${file} were skipped\n`);
+  return 0;
+}
+
+export function jsonl(tr: Transition) {
+  return {
+    t: Number(tr.t.toFixed(3)),
+    state: tr.to,
+    from: tr.from,
+    tier: tr.tier,
+    rule: tr.rule,
+    line: tr.line,
+    started_at: Number(tr.startedAt.toFixed(3)),
+    stalled: tr.stalled,
+  };
+}
+
+function tableRow(tr: Transition): string {
+  const state = tr.stalled ? `${tr.to}*stalled` : tr.to;
+  return `${tr.t.toFixed(3).padStart(9)}  ${tr.from.padEnd(16)} ${state.padEnd(16)} ${String(tr.tier).padEnd(4)} ${tr.rule.padEnd(38)} ${tr.line}`;
+}

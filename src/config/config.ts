@@ -1,0 +1,244 @@
+// Loads config/default.jsonc, overlays a user file, validates every key against the defaults' shape and compiles
+// the pattern library. A bad key or regex is refused with its key path and the reason: never half-applied.
+import { readFileSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import { parseJsonc } from './jsonc.js';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+}
+
+/** Key paths whose strings are literal words, not regexes. */
+const LITERAL_STRING_KEYS = new Set(['job_gate.whitelist', 'job_gate.shells', 'patterns.generic.completion_tokens']);
+
+export const DEFAULT_CONFIG_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'config', 'default.jsonc');
+
+export type Raw = { [k: string]: unknown };
+
+export function readDefaultRaw(): Raw {
+  return parseJsonc(readFileSync(DEFAULT_CONFIG_PATH, 'utf8'), DEFAULT_CONFIG_PATH) as Raw;
+}
+
+/** Overlay `user` onto `base`, checking every user key against the base's shape. */
+export function mergeChecked(base: unknown, user: unknown, path: string, problems: string[]): unknown {
+  if (isObject(base)) {
+    if (!isObject(user)) {
+      problems.push(`${path || '(top)'}: expected an object, got ${describe(user)}`);
+      return base;
+    }
+    const out: Raw = { ...base };
+    for (const [k, v] of Object.entries(user)) {
+      const p = path ? `${path}.${k}` : k;
+      if (!(k in base)) {
+        problems.push(`${p}: unknown key${suggest(k, Object.keys(base))}`);
+        continue;
+      }
+      out[k] = mergeChecked(base[k], v, p, problems);
+    }
+    return out;
+  }
+  if (Array.isArray(base)) {
+    if (!Array.isArray(user) || user.some((x) => typeof x !== 'string')) {
+      problems.push(`${path}: expected a list of strings, got ${describe(user)}`);
+      return base;
+    }
+    return user;
+  }
+  if (typeof base !== typeof user) {
+    problems.push(`${path}: expected a ${typeof base}, got ${describe(user)}`);
+    return base;
+  }
+  if (typeof user === 'number' && (!Number.isFinite(user) || user < 0)) {
+    problems.push(`${path}: expected a non-negative number, got ${user}`);
+    return base;
+  }
+  return user;
+}
+
+/** Every regex in the tree must compile; returns the tree with RegExp objects in place of regex strings. */
+function compileTree(node: unknown, path: string, problems: string[]): unknown {
+  if (typeof node === 'string') {
+    if (!isRegexPath(path)) return node;
+    return compileRegex(node, path, problems);
+  }
+  if (Array.isArray(node)) {
+    if (!isRegexPath(path)) return node;
+    return node.map((s, i) => compileRegex(String(s), `${path}[${i}]`, problems));
+  }
+  if (isObject(node)) {
+    const out: Raw = {};
+    for (const [k, v] of Object.entries(node)) out[k] = compileTree(v, path ? `${path}.${k}` : k, problems);
+    return out;
+  }
+  return node;
+}
+
+function isRegexPath(path: string): boolean {
+  const base = path.replace(/\[\d+\]$/, '');
+  return (base.startsWith('patterns.') || base.startsWith('detection.')) && !LITERAL_STRING_KEYS.has(base) && !base.endsWith('use_bracketed_paste');
+}
+
+function compileRegex(src: string, path: string, problems: string[]): RegExp {
+  try {
+    return new RegExp(src, 'u');
+  } catch (e) {
+    problems.push(`${path}: invalid regular expression ${JSON.stringify(src)}: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`);
+    return /(?!)/u;
+  }
+}
+
+export interface LoadOptions {
+  /** Explicit user config file; a missing explicit file is an error. */
+  path?: string;
+  /** Default location checked when no explicit path is given; a missing default file is fine. */
+  defaultUserPath?: string;
+  /** In-memory overrides (tests, flags), applied after the file. */
+  overrides?: Raw;
+}
+
+export function loadConfig(opts: LoadOptions = {}): Config {
+  const problems: string[] = [];
+  let merged: unknown = readDefaultRaw();
+  const file = opts.path ?? (opts.defaultUserPath && existsSync(opts.defaultUserPath) ? opts.defaultUserPath : undefined);
+  if (file) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      throw new ConfigError([`${file}: cannot read: ${(e as Error).message}`]);
+    }
+    let user: unknown;
+    try {
+      user = parseJsonc(text, file);
+    } catch (e) {
+      throw new ConfigError([(e as Error).message]);
+    }
+    merged = mergeChecked(merged, user, '', problems);
+  }
+  if (opts.overrides) merged = mergeChecked(merged, opts.overrides, '', problems);
+  const compiled = compileTree(merged, '', problems);
+  if (problems.length) throw new ConfigError(file ? problems.map((p) => `${file}: ${p}`) : problems);
+  return compiled as Config;
+}
+
+function isObject(x: unknown): x is Raw {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+function describe(x: unknown): string {
+  if (Array.isArray(x)) return 'a list';
+  if (x === null) return 'null';
+  return `${typeof x} ${JSON.stringify(x)?.slice(0, 40)}`;
+}
+
+function suggest(k: string, known: string[]): string {
+  const near = known.find((c) => c.toLowerCase() === k.toLowerCase() || c.replace(/_/g, '') === k.replace(/[_-]/g, '').toLowerCase());
+  return near ? ` (did you mean "${near}"?)` : ` (known: ${known.join(', ')})`;
+}
+
+// ---- The compiled shape -------------------------------------------------------------------------------------
+
+export interface Thresholds {
+  tick_s: number;
+  coalesce_s: number;
+  quiet_done_s: number;
+  quiet_idle_s: number;
+  quiet_wait_s: number;
+  stability_s: number;
+  prompt_stability_s: number;
+  debounce_s: number;
+  idle_reemit_s: number;
+  prompt_silence_s: number;
+  long_running_s: number;
+  stall_after_s: number;
+  newline_gate: number;
+  burst_chars: number;
+  line_rate_window_s: number;
+  unanchored_working_confirm_s: number;
+  unanchored_screen_confirm_s: number;
+  wait_confirm_s: number;
+  waiting_fallback_idle_s: number;
+  echo_window_s: number;
+  anchor_evidence_window_s: number;
+  title_animation_s: number;
+  history_size: number;
+}
+
+export interface DetectionRule {
+  process: RegExp;
+  command: RegExp;
+  title: RegExp;
+  screen: RegExp;
+}
+
+export interface GenericPatterns {
+  prompt_anchor: RegExp;
+  repl_prompt: RegExp;
+  interactivity: RegExp;
+  strong_interactivity: RegExp;
+  spinner: RegExp[];
+  completion_tokens: string[];
+  negative: RegExp[];
+  interrupt: RegExp[];
+  approval: RegExp[];
+  failure: RegExp[];
+}
+
+export interface ClaudePatterns {
+  box_rule: RegExp;
+  box_input: RegExp;
+  prompt_echo: RegExp;
+  working: RegExp[];
+  working_title: RegExp;
+  waiting: RegExp[];
+  failed: RegExp[];
+  interrupted: RegExp[];
+  done: RegExp[];
+  ready_footer: RegExp[];
+}
+
+export interface CodexPatterns {
+  input: RegExp;
+  placeholder: RegExp;
+  working: RegExp[];
+  working_title: RegExp;
+  waiting: RegExp[];
+  waiting_title: RegExp;
+  failed: RegExp[];
+  interrupted: RegExp[];
+  done: RegExp[];
+}
+
+export interface GeminiPatterns {
+  box_top: RegExp;
+  box_bottom: RegExp;
+  input: RegExp;
+  working: RegExp[];
+  working_title: RegExp;
+  waiting: RegExp[];
+  waiting_title: RegExp;
+  ready_title: RegExp;
+  failed: RegExp[];
+  interrupted: RegExp[];
+  done: RegExp[];
+}
+
+export type ProgramId = 'claude' | 'codex' | 'gemini' | 'shell' | 'generic';
+export const AGENT_CHOICES = ['auto', 'claude', 'codex', 'gemini', 'shell', 'generic'] as const;
+export type AgentChoice = (typeof AGENT_CHOICES)[number];
+
+export interface Config {
+  thresholds: Thresholds;
+  job_gate: { enabled: boolean; whitelist: string[]; shells: string[] };
+  detection: { claude: DetectionRule; codex: DetectionRule; gemini: DetectionRule; shell: DetectionRule };
+  patterns: {
+    generic: GenericPatterns;
+    claude: ClaudePatterns;
+    codex: CodexPatterns;
+    gemini: GeminiPatterns;
+    shell: { use_bracketed_paste: boolean };
+  };
+}

@@ -1,0 +1,230 @@
+// Wires one pane's pipeline: source events → screen (headless terminal) → change queue → analyzer → state
+// machine. The only place these stages meet. Every event goes through the terminal's write queue so output,
+// typed input and process changes are seen in the order they happened, and in-band signals carry the time of the
+// chunk that held them.
+import { createActor, type Actor } from 'xstate';
+import type { AgentChoice, Config } from '../config/config.js';
+import type { PaneEvent } from '../attach/source.js';
+import { PaneScreen } from '../screen/pane-screen.js';
+import type { TimedSignal } from '../screen/types.js';
+import { PaneChangeQueue } from '../queue/pane-change-queue.js';
+import { PaneAnalyzer } from '../analysis/pane-analyzer.js';
+import { forcedProgram } from '../analysis/profiles/index.js';
+import type { Signal } from '../analysis/types.js';
+import { paneMachine, type Transition } from '../state/pane-machine.js';
+import type { Clock } from '../state/clock.js';
+
+/** A synchronized-output frame left open longer than this is read anyway (a crashed program never closes it). */
+const SYNC_FRAME_MAX_S = 1;
+/** Bytes queued in the terminal beyond which a feeder should wait for drain() (xterm drops data past 50 MB). */
+export const WRITE_HIGH_WATER = 4 << 20;
+
+export interface PaneMonitorOptions {
+  cfg: Config;
+  clock: Clock;
+  cols: number;
+  rows: number;
+  agent: AgentChoice;
+  command?: string;
+  /** Called before each event is applied with its time (replay advances its virtual clock here). */
+  beforeEvent?: (tSeconds: number) => void;
+}
+
+export type TransitionListener = (tr: Transition) => void;
+export type SignalListener = (sig: Signal) => void;
+
+export class PaneMonitor {
+  readonly screen: PaneScreen;
+  readonly queue: PaneChangeQueue;
+  readonly analyzer: PaneAnalyzer;
+  readonly transitions: Transition[] = [];
+  private readonly actor: Actor<typeof paneMachine>;
+  private readonly cfg: Config;
+  private readonly clock: Clock;
+  private readonly transitionListeners: TransitionListener[] = [];
+  private readonly signalListeners: SignalListener[] = [];
+  /** Times of the events queued in the terminal, oldest first: [0] is the chunk being parsed. */
+  private readonly inFlight: number[] = [];
+  private pending = 0;
+  private drainWaiters: Array<() => void> = [];
+  private tickTimer: unknown = null;
+  private coalesceTimer: unknown = null;
+  private syncSince: number | null = null;
+  private stopped = false;
+  exited: { t: number; code: number | null } | null = null;
+
+  constructor(private readonly opts: PaneMonitorOptions) {
+    this.cfg = opts.cfg;
+    this.clock = opts.clock;
+    const th = opts.cfg.thresholds;
+    this.screen = new PaneScreen({ cols: opts.cols, rows: opts.rows });
+    this.queue = new PaneChangeQueue(th);
+    this.analyzer = new PaneAnalyzer({ cfg: opts.cfg, forced: forcedProgram(opts.agent), command: opts.command });
+    this.actor = createActor(paneMachine, {
+      clock: opts.clock,
+      input: {
+        nowMs: () => opts.clock.now(),
+        onTransition: (tr) => this.recordTransition(tr),
+        longRunningS: th.long_running_s,
+        waitingFallbackIdleS: th.waiting_fallback_idle_s,
+      },
+    });
+    this.actor.start();
+    this.screen.onSignal((signal, line) => {
+      const t = this.inFlight[0] ?? this.nowS();
+      this.apply(this.analyzer.signal({ t, signal, line } satisfies TimedSignal));
+    });
+    this.scheduleTick();
+  }
+
+  onTransition(l: TransitionListener): void {
+    this.transitionListeners.push(l);
+  }
+
+  onSignal(l: SignalListener): void {
+    this.signalListeners.push(l);
+  }
+
+  get state() {
+    return this.actor.getSnapshot().context;
+  }
+
+  /** Feed one source event. Cheap: the work happens as the terminal parses it. */
+  handle(ev: PaneEvent): void {
+    if (this.stopped) return;
+    const before = this.opts.beforeEvent;
+    if (before) this.screen.write('', () => before(ev.t));
+    if (ev.kind === 'output') {
+      const size = ev.data.length;
+      this.pending += size;
+      this.inFlight.push(ev.t);
+      this.screen.write(ev.data, () => {
+        this.inFlight.shift();
+        this.pending -= size;
+        this.afterOutput(ev.t, ev.data);
+        if (this.pending < WRITE_HIGH_WATER / 2) this.releaseDrain();
+      });
+      return;
+    }
+    this.screen.write('', () => this.afterOther(ev));
+  }
+
+  /** Bytes handed to the terminal and not parsed yet. */
+  get pendingBytes(): number {
+    return this.pending;
+  }
+
+  /** Resolves once the terminal has caught up below half the high-water mark. */
+  drain(): Promise<void> {
+    if (this.pending < WRITE_HIGH_WATER / 2) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  /** Resolves once everything handed in so far has been parsed and analysed. */
+  flush(): Promise<void> {
+    return new Promise((resolve) => this.screen.write('', () => resolve()));
+  }
+
+  /** The person has seen the pane (dashboard ack, focus). */
+  ack(by = 'user'): void {
+    this.actor.send({ type: 'ACK', t: this.nowS(), by });
+    this.analyzer.setState(this.state.state);
+  }
+
+  /** Take a snapshot now if the screen changed, then run the analyzer's timers. */
+  tick(): void {
+    const t = this.nowS();
+    this.maybeTake(t, true);
+    this.apply(this.analyzer.tick(t));
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.tickTimer !== null) this.clock.clearTimeout(this.tickTimer);
+    if (this.coalesceTimer !== null) this.clock.clearTimeout(this.coalesceTimer);
+    this.actor.stop();
+    this.screen.dispose();
+    this.releaseDrain();
+  }
+
+  private nowS(): number {
+    return this.clock.now() / 1000;
+  }
+
+  private afterOutput(t: number, data: string | Uint8Array): void {
+    this.queue.noteOutput(t, data);
+    this.maybeTake(t, false);
+    if (this.queue.isDirty && this.coalesceTimer === null) {
+      this.coalesceTimer = this.clock.setTimeout(() => {
+        this.coalesceTimer = null;
+        this.maybeTake(this.nowS(), true);
+      }, this.cfg.thresholds.coalesce_s * 1000);
+    }
+  }
+
+  private afterOther(ev: PaneEvent): void {
+    switch (ev.kind) {
+      case 'input':
+        this.queue.noteInput(ev.t);
+        this.maybeTake(ev.t, true);
+        this.apply(this.analyzer.input(ev.t, ev.data));
+        break;
+      case 'resize':
+        this.screen.resize(ev.cols, ev.rows);
+        break;
+      case 'process':
+        this.apply(this.analyzer.process(ev.t, ev.name));
+        break;
+      case 'exit':
+        this.exited = { t: ev.t, code: ev.code };
+        this.maybeTake(ev.t, true);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private maybeTake(t: number, force: boolean): void {
+    if (!this.queue.isDirty) return;
+    if (!force && !this.queue.due(t)) return;
+    if (this.screen.inSyncFrame) {
+      this.syncSince ??= t;
+      if (t - this.syncSince < SYNC_FRAME_MAX_S) return;
+    }
+    this.syncSince = null;
+    const change = this.queue.take(t, this.screen.snapshot());
+    this.apply(this.analyzer.change(change));
+  }
+
+  private apply(signals: Signal[]): void {
+    for (const s of signals) {
+      for (const l of this.signalListeners) l(s);
+      this.actor.send({ type: 'SIGNAL', signal: s });
+      this.analyzer.setState(this.state.state);
+    }
+  }
+
+  private recordTransition(tr: Transition): void {
+    this.transitions.push(tr);
+    if (this.transitions.length > 512) this.transitions.splice(0, this.transitions.length - 512);
+    // The analyzer learns timer-driven moves (LONG_RUNNING, waiting fallback) too.
+    this.analyzer.setState(tr.to);
+    for (const l of this.transitionListeners) l(tr);
+  }
+
+  private scheduleTick(): void {
+    if (this.stopped) return;
+    this.tickTimer = this.clock.setTimeout(() => {
+      this.tickTimer = null;
+      this.tick();
+      this.scheduleTick();
+    }, this.cfg.thresholds.tick_s * 1000);
+  }
+
+  private releaseDrain(): void {
+    const w = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const r of w) r();
+  }
+}

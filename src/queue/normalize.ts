@@ -1,0 +1,29 @@
+// Screen text normalisation for change detection: the parts of a screen that move without meaning progress
+// (spinner frames, ticking timers, clocks, blinking bullets) are folded so a content hash goes quiet when the
+// program does. Pure.
+
+/** Braille spinners, Claude's star frames, half-circle title glyphs, ASCII spinners at the start of a row. */
+const LEADING_SPINNER = /^(\s*)(?:[⠀-⣿]|[·✢✳✶✻✽*◐◑◒◓●]|[|/\\-](?=\s))\s?/u;
+/** Any braille cell elsewhere on the row (spinners drawn mid-line, e.g. after a status word). */
+const BRAILLE = /[⠀-⣿]/gu;
+/** Live timers: (12s), 6s, 1m 5s, 2h 3m, 12.3s, 00:07, 12:07:33. */
+const TIMERS = /\b\d+(?:\.\d+)?(?:ms|s|m|h)\b|\b\d{1,2}:\d{2}(?::\d{2})?\b/g;
+
+export function normalizeLine(line: string): string {
+  return line.replace(LEADING_SPINNER, '$1').replace(BRAILLE, '').replace(TIMERS, '#');
+}
+
+/** FNV-1a over the rows: cheap, stable, good enough to tell "changed" from "same". */
+export function hashLines(lines: readonly string[], normalize: boolean): string {
+  let h = 0x811c9dc5;
+  for (const raw of lines) {
+    const line = normalize ? normalizeLine(raw) : raw;
+    for (let i = 0; i < line.length; i++) {
+      h ^= line.charCodeAt(i);
+      h = Math.imul(h, 0x01000193);
+    }
+    h ^= 10;
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16);
+}

@@ -1,0 +1,136 @@
+// One headless terminal per pane: renders the bytes exactly as the person's terminal would, and lifts the
+// in-band signals (shell integration, agent OSCs, title, bell, bracketed paste, alternate screen) out of the stream.
+import xtermHeadless from '@xterm/headless';
+import type { Terminal as XTerminal, IDisposable } from '@xterm/headless';
+import { parseAgentState, parseIterm, parseNotification, parseShellIntegration } from './osc-parse.js';
+import type { InBandSignal, ScreenSnapshot } from './types.js';
+
+const { Terminal } = xtermHeadless;
+
+/** Scrollback kept per pane: enough for context in `screen` views, small enough for 100 panes. */
+export const SCREEN_SCROLLBACK_LINES = 1000;
+
+export interface PaneScreenOptions {
+  cols: number;
+  rows: number;
+  scrollback?: number;
+}
+
+export type SignalListener = (signal: InBandSignal, cursorLine: string) => void;
+
+export class PaneScreen {
+  readonly term: XTerminal;
+  private readonly disposables: IDisposable[] = [];
+  private readonly listeners: SignalListener[] = [];
+  private title = '';
+  /** Inside a synchronized-output frame (CSI ?2026h … l) the screen is half drawn: do not read it. */
+  private syncFrame = false;
+
+  constructor(opts: PaneScreenOptions) {
+    this.term = new Terminal({
+      cols: clampDim(opts.cols, 80),
+      rows: clampDim(opts.rows, 24),
+      scrollback: opts.scrollback ?? SCREEN_SCROLLBACK_LINES,
+      allowProposedApi: true,
+    });
+    const p = this.term.parser;
+    const osc = (ident: number, parse: (d: string) => InBandSignal | null) =>
+      this.disposables.push(p.registerOscHandler(ident, (data) => {
+        const s = parse(data);
+        if (s) this.emit(s);
+        return true;
+      }));
+    osc(133, (d) => parseShellIntegration('osc133', d));
+    osc(633, (d) => parseShellIntegration('osc633', d));
+    osc(1337, parseIterm);
+    osc(7501, parseAgentState);
+    osc(9, (d) => parseNotification(9, d));
+    osc(777, (d) => parseNotification(777, d));
+    const modes = (final: 'h' | 'l') =>
+      this.disposables.push(p.registerCsiHandler({ prefix: '?', final }, (params) => {
+        const on = final === 'h';
+        for (const param of params) {
+          const n = Array.isArray(param) ? param[0] : param;
+          if (n === 2004) this.emit({ kind: 'bracketed-paste', on });
+          else if (n === 2026) this.syncFrame = on;
+        }
+        return false; // let xterm apply the mode itself
+      }));
+    modes('h');
+    modes('l');
+    this.disposables.push(
+      this.term.onTitleChange((title) => {
+        this.title = title;
+        this.emit({ kind: 'title', title });
+      }),
+      this.term.onBell(() => this.emit({ kind: 'bell' })),
+      this.term.buffer.onBufferChange((buf) => this.emit({ kind: 'alt-screen', on: buf.type === 'alternate' })),
+    );
+  }
+
+  onSignal(listener: SignalListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Queue bytes for parsing; `done` runs once they are on the screen (in write order). */
+  write(data: string | Uint8Array, done?: () => void): void {
+    this.term.write(data, done);
+  }
+
+  resize(cols: number, rows: number): void {
+    this.term.resize(clampDim(cols, this.term.cols), clampDim(rows, this.term.rows));
+  }
+
+  get inSyncFrame(): boolean {
+    return this.syncFrame;
+  }
+
+  /** Reading the visible rows costs O(rows×cols): call it per coalesced change, not per write. */
+  snapshot(): ScreenSnapshot {
+    const buf = this.term.buffer.active;
+    const rows = this.term.rows;
+    const lines: string[] = new Array(rows);
+    for (let y = 0; y < rows; y++) lines[y] = buf.getLine(buf.viewportY + y)?.translateToString(true) ?? '';
+    return {
+      cols: this.term.cols,
+      rows,
+      lines,
+      cursorX: buf.cursorX,
+      cursorY: buf.cursorY,
+      altScreen: buf.type === 'alternate',
+      bracketedPaste: this.term.modes.bracketedPasteMode,
+      title: this.title,
+    };
+  }
+
+  /** The row the cursor is on: the "screen line" a signal is attributed to. */
+  cursorLine(): string {
+    const buf = this.term.buffer.active;
+    return buf.getLine(buf.baseY + buf.cursorY)?.translateToString(true) ?? '';
+  }
+
+  /** Visible rows plus up to `history` rows of scrollback above them, for `screen` views. */
+  text(history = 0): string {
+    const buf = this.term.buffer.active;
+    const start = Math.max(0, buf.viewportY - history);
+    const out: string[] = [];
+    for (let y = start; y < buf.viewportY + this.term.rows; y++) out.push(buf.getLine(y)?.translateToString(true) ?? '');
+    return out.join('\n').replace(/\n+$/, '');
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.term.dispose();
+  }
+
+  private emit(signal: InBandSignal): void {
+    const line = this.listeners.length ? this.cursorLine() : '';
+    for (const l of this.listeners) l(signal, line);
+  }
+}
+
+/** A pane size from an untrusted header or resize: whole, at least 2, at most 1000; else the fallback. */
+function clampDim(n: number, fallback: number): number {
+  if (!Number.isFinite(n) || n < 2) return fallback;
+  return Math.min(1000, Math.floor(n));
+}

@@ -1,0 +1,39 @@
+// Plain data types the screen stage hands downstream. No IO, no xterm: analysis/ imports these.
+
+/** An in-band signal parsed out of the byte stream (shell integration, agent OSCs, title, bell, modes). */
+export type InBandSignal =
+  | { kind: 'prompt-start'; protocol: 'osc133' | 'osc633' }
+  | { kind: 'command-input'; protocol: 'osc133' | 'osc633' }
+  | { kind: 'command-executed'; protocol: 'osc133' | 'osc633' }
+  /** exitCode undefined = the prompt came back with no command run (D without a code). */
+  | { kind: 'command-finished'; protocol: 'osc133' | 'osc633'; exitCode: number | undefined }
+  | { kind: 'command-line'; protocol: 'osc633'; commandLine: string }
+  | { kind: 'user-var'; name: string; value: string }
+  | { kind: 'cwd'; path: string }
+  /** Codex CLI OSC 7501: state=working|blocked|done|error|idle plus key=value extras. */
+  | { kind: 'agent-state'; protocol: 'osc7501'; state: string; extra: Record<string, string> }
+  | { kind: 'notification'; protocol: 'osc9' | 'osc777'; title: string; body: string }
+  | { kind: 'title'; title: string }
+  | { kind: 'bell' }
+  | { kind: 'bracketed-paste'; on: boolean }
+  | { kind: 'alt-screen'; on: boolean };
+
+/** A signal stamped with the pane-clock time of the chunk that carried it and the cursor line then. */
+export interface TimedSignal {
+  t: number;
+  signal: InBandSignal;
+  line: string;
+}
+
+/** What the headless terminal shows at one moment. */
+export interface ScreenSnapshot {
+  cols: number;
+  rows: number;
+  /** Visible rows, top to bottom, trailing blanks trimmed per row. */
+  lines: string[];
+  cursorX: number;
+  cursorY: number;
+  altScreen: boolean;
+  bracketedPaste: boolean;
+  title: string;
+}

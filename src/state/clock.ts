@@ -1,0 +1,70 @@
+// Time for the pure core: a clock is injected, so a recording replays in virtual time (fast and deterministic)
+// and a live pane runs on the wall clock. Milliseconds, with the setTimeout/clearTimeout shape XState's `clock`
+// option expects.
+
+export interface Clock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(id: unknown): void;
+}
+
+export class RealClock implements Clock {
+  private readonly origin = Date.now();
+  /** Milliseconds since this clock was made (pane time starts at 0, like a recording). */
+  now(): number {
+    return Date.now() - this.origin;
+  }
+  setTimeout(fn: () => void, ms: number): unknown {
+    const h = setTimeout(fn, ms);
+    h.unref?.();
+    return h;
+  }
+  clearTimeout(id: unknown): void {
+    clearTimeout(id as NodeJS.Timeout);
+  }
+}
+
+interface Timer {
+  id: number;
+  at: number;
+  fn: () => void;
+}
+
+/** Time moves only when told to; due timers run in time order (ties in creation order). */
+export class VirtualClock implements Clock {
+  private t = 0;
+  private seq = 0;
+  private timers: Timer[] = [];
+
+  now(): number {
+    return this.t;
+  }
+
+  setTimeout(fn: () => void, ms: number): unknown {
+    const timer = { id: ++this.seq, at: this.t + Math.max(0, ms), fn };
+    // keep sorted by (at, id): insertion from the back, timers are mostly appended in order
+    let i = this.timers.length;
+    while (i > 0 && this.timers[i - 1]!.at > timer.at) i--;
+    this.timers.splice(i, 0, timer);
+    return timer.id;
+  }
+
+  clearTimeout(id: unknown): void {
+    const i = this.timers.findIndex((x) => x.id === id);
+    if (i >= 0) this.timers.splice(i, 1);
+  }
+
+  /** Advance to `ms`, running every timer due on the way at its own time. */
+  advanceTo(ms: number): void {
+    while (this.timers.length && this.timers[0]!.at <= ms) {
+      const timer = this.timers.shift()!;
+      this.t = Math.max(this.t, timer.at);
+      timer.fn();
+    }
+    this.t = Math.max(this.t, ms);
+  }
+
+  get pending(): number {
+    return this.timers.length;
+  }
+}
