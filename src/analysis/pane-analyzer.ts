@@ -29,6 +29,10 @@ interface Anchor {
   evidence: boolean;
   /** The verdict the screen gave when the prompt was submitted: a "ready" that is still this one is stale. */
   baseline: string;
+  /** The verdict has differed from the baseline since (a later identical "ready" is then a new one). */
+  moved: boolean;
+  /** Absolute screen row the prompt was submitted on. */
+  row: number | undefined;
 }
 
 interface Candidate {
@@ -160,7 +164,7 @@ export class PaneAnalyzer {
     this.now = Math.max(this.now, t);
     if (/[\r\n]/.test(data)) {
       const cls = this.snap ? this.reclassify(t) : null;
-      this.anchor = { t, hash: this.hash, evidence: false, baseline: cls ? signature(cls) : '' };
+      this.anchor = { t, hash: this.hash, evidence: false, baseline: cls ? signature(cls) : '', moved: false, row: this.snap ? this.snap.baseY + this.snap.cursorY : undefined };
     }
     if (data === '\x1b' && this.phase() === 'running') this.interruptSeen = true;
     return [];
@@ -273,6 +277,7 @@ export class PaneAnalyzer {
     if (!this.snap) return out;
     const th = this.cfg.thresholds;
     const cls = this.reclassify(t);
+    if (this.anchor && !this.anchor.moved && signature(cls) !== this.anchor.baseline) this.anchor.moved = true;
     const tier: Tier = cls.program === 'generic' ? 3 : 2;
     const gateClosed = t - this.tier1LastAt < th.prompt_silence_s;
     const jobGated = tier === 3 && this.jobGateBlocks();
@@ -310,6 +315,9 @@ export class PaneAnalyzer {
     }
 
     if (this.phase() === 'waiting') {
+      // Keys typed at the question (echoed, not yet submitted) do not answer it: only Enter or real output does.
+      const answered = (this.anchor !== null && this.anchor.t >= this.waitEnteredAt) || this.lastMeaningfulAt > this.waitEnteredAt;
+      if (!answered && cls.verdict !== 'waiting') return out;
       switch (cls.verdict) {
         case 'waiting':
           return out;
@@ -335,7 +343,7 @@ export class PaneAnalyzer {
       case 'ready': {
         // A ready marker that was already on screen when the prompt was submitted says nothing about this turn:
         // it must then hold through the full stability window like any unconfirmed ready screen.
-        const stale = this.anchor !== null && signature(cls) === this.anchor.baseline;
+        const stale = this.anchor !== null && !this.anchor.moved;
         const window = !stale && cls.atPrompt ? th.prompt_stability_s : th.stability_s;
         if ((cls.explicit && !stale) || this.stable(t, cls, window)) speak('done', cls.rule, cls.line);
         break;
@@ -429,11 +437,12 @@ export class PaneAnalyzer {
   private reclassify(t: number): Classification {
     const snap = this.snap!;
     const animating = this.titleChanges.filter((x) => t - x <= this.cfg.thresholds.title_animation_s).length >= 2;
-    const key = `${this.program}|${this.hash}|${snap.title}|${animating}|${snap.bracketedPaste}|${snap.cursorX},${snap.cursorY}|${this.bracketedPasteSeen}|${this.foregroundPrompted}`;
+    const anchorRow = this.anchor?.row;
+    const key = `${this.program}|${this.hash}|${snap.title}|${animating}|${snap.bracketedPaste}|${snap.cursorX},${snap.cursorY},${snap.baseY}|${anchorRow}|${this.bracketedPasteSeen}|${this.foregroundPrompted}`;
     if (this.cls && key === this.clsKey) return this.cls;
-    const ctx: ProfileContext = { cfg: this.cfg, titleAnimating: animating, bracketedPasteSeen: this.bracketedPasteSeen, foregroundPrompted: this.foregroundPrompted };
+    const ctx: ProfileContext = { cfg: this.cfg, titleAnimating: animating, bracketedPasteSeen: this.bracketedPasteSeen, foregroundPrompted: this.foregroundPrompted, anchorRow };
     let cls = classifyWith(this.program, snap, ctx);
-    if (!this.foregroundPrompted && this.bracketedPasteSeen && !snap.bracketedPaste && cls.rule.endsWith('repl_prompt')) {
+    if (!this.foregroundPrompted && this.bracketedPasteSeen && !snap.bracketedPaste && cls.atPrompt && cls.rule !== 'shell.prompt_bracketed_paste') {
       // A REPL started from the shell is at its own prompt: from now on read it as a REPL, not a running command.
       this.foregroundPrompted = true;
       cls = classifyWith(this.program, snap, { ...ctx, foregroundPrompted: true });

@@ -97,6 +97,7 @@ export class PaneScreen {
       lines,
       cursorX: buf.cursorX,
       cursorY: buf.cursorY,
+      baseY: buf.viewportY,
       altScreen: buf.type === 'alternate',
       bracketedPaste: this.term.modes.bracketedPasteMode,
       title: this.title,

@@ -33,6 +33,8 @@ export interface ScreenSnapshot {
   lines: string[];
   cursorX: number;
   cursorY: number;
+  /** Rows scrolled into history above the visible screen: row y on screen is absolute row baseY + y. */
+  baseY: number;
   altScreen: boolean;
   bracketedPaste: boolean;
   title: string;

@@ -13,6 +13,9 @@ export interface ProfileContext {
   /** Since the shell last accepted a command (bracketed paste off), the program it started showed a prompt of its
    * own (a REPL): bracketed paste staying off no longer means "a command is running". */
   foregroundPrompted: boolean;
+  /** Absolute row (baseY + cursorY) where the last prompt was submitted, if a turn is armed: the live edge of a
+   * line-oriented program starts below it. */
+  anchorRow?: number;
 }
 
 export type Classifier = (snap: ScreenSnapshot, ctx: ProfileContext) => Classification;

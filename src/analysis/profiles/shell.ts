@@ -7,8 +7,8 @@ import { verdict, type ProfileContext } from './context.js';
 import type { Classification } from '../types.js';
 import type { ProgramId } from '../../config/config.js';
 
-/** A row that starts with a prompt followed by a command: where the current command's output begins. */
-const COMMAND_ROW = /^(?:\S*[$#%❯➜] \S|>>> \S|\.\.\. \S|In \[\d+\]: \S)/u;
+/** Without a known submit row: a row that starts with a prompt followed by a command (where output begins). */
+const COMMAND_ROW = /^(?:.{0,60}?[$#%❯➜] \S|>>> \S|\.\.\. \S|In \[\d+\]: \S)/u;
 /** The live edge never reaches further up than this many rows above the cursor. */
 const LIVE_EDGE_MAX_ROWS = 12;
 
@@ -19,7 +19,11 @@ export function classifyShell(snap: ScreenSnapshot, ctx: ProfileContext, program
   const beforeCursor = row.slice(0, snap.cursorX);
   const afterCursor = row.slice(snap.cursorX).trim();
   let top = snap.cursorY - 1;
-  while (top > 0 && snap.cursorY - top < LIVE_EDGE_MAX_ROWS && !COMMAND_ROW.test(snap.lines[top] ?? '')) top--;
+  if (ctx.anchorRow !== undefined && ctx.anchorRow - snap.baseY < snap.cursorY) {
+    top = Math.max(-1, ctx.anchorRow - snap.baseY); // the row the command was submitted on
+  } else {
+    while (top > 0 && snap.cursorY - top < LIVE_EDGE_MAX_ROWS && !COMMAND_ROW.test(snap.lines[top] ?? '')) top--;
+  }
   const edge = snap.lines.slice(Math.max(0, top + 1), snap.cursorY).filter((l) => l.trim() !== '');
   const v = (kind: Classification['verdict'], rule: string, line: string, explicit = false) =>
     verdict(program, kind, rule, line, edge, explicit);
@@ -27,25 +31,26 @@ export function classifyShell(snap: ScreenSnapshot, ctx: ProfileContext, program
   if (g.negative.some((n) => n.test(beforeCursor))) return v('unknown', 'negative_pattern', row);
   const atPrompt = afterCursor === '' && g.prompt_anchor.test(beforeCursor);
   const atRepl = afterCursor === '' && g.repl_prompt.test(beforeCursor);
-  const ready = (rule: string, explicit: boolean): Classification => {
+  const question = afterCursor === '' && beforeCursor.trim() !== '' && g.interactivity.test(beforeCursor) && !isSpinner(beforeCursor, g.spinner);
+  const ready = (rule: string, explicit: boolean, promptWindow: boolean): Classification => {
     const failure = lastMatch(edge, g.failure);
-    if (failure) return { ...v('failed', 'failure_line', failure.line, explicit), atPrompt: true };
-    return { ...v('ready', rule, row, explicit), atPrompt: true };
+    if (failure) return { ...v('failed', 'failure_line', failure.line, explicit), atPrompt: promptWindow };
+    return { ...v('ready', rule, row, explicit), atPrompt: promptWindow };
   };
-  if (useBp && snap.bracketedPaste && atPrompt) return ready('prompt_bracketed_paste', true);
-  if (atRepl) return ready('repl_prompt', false);
+  // An explicit y/N question wins even over a line editor reading it (`read -e -p "Proceed? [y/N] "`).
   if (afterCursor === '' && g.strong_interactivity.test(beforeCursor)) return v('waiting', 'yes_no_prompt', row, true);
+  // Bracketed paste on (outside full-screen apps) = a line editor is reading a command: the shell's own word that
+  // it is at its prompt, whatever the prompt looks like (oh-my-zsh "➜  dir git:(main) ✗ " included).
+  if (useBp && snap.bracketedPaste && !snap.altScreen) return ready('prompt_bracketed_paste', true, true);
+  if (atRepl) return ready('repl_prompt', false, true);
   if (afterCursor === '' && g.approval.some((a) => a.test(beforeCursor))) return v('waiting', 'approval_keyword', row, true);
   if (useBp && !snap.bracketedPaste && !ctx.foregroundPrompted) {
-    if (afterCursor === '' && beforeCursor.trim() && g.interactivity.test(beforeCursor) && !isSpinner(beforeCursor, g.spinner)) {
-      return { ...v('waiting', 'question_at_cursor', row), weak: true };
-    }
+    // The shell accepted a command and nothing has taken over the prompt since: that command is running.
+    if (question) return { ...v('waiting', 'question_at_cursor', row), weak: true };
     return v('working', 'command_running', row);
   }
-  if (atPrompt) return { ...ready('prompt_anchor', false), atPrompt: false };
-  if (afterCursor === '' && beforeCursor.trim() && g.interactivity.test(beforeCursor) && !isSpinner(beforeCursor, g.spinner)) {
-    return { ...v('waiting', 'question_at_cursor', row), weak: true };
-  }
+  if (atPrompt) return ready('prompt_anchor', false, false);
+  if (question) return { ...v('waiting', 'question_at_cursor', row), weak: true };
   const interrupt = lastMatch(snap.lines.slice(Math.max(0, snap.cursorY - 3), snap.cursorY + 2), g.interrupt);
   if (interrupt) return v('working', 'interrupt_keyword', interrupt.line);
   const spin = isSpinner(beforeCursor, g.spinner);
