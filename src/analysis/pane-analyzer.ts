@@ -143,12 +143,18 @@ export class PaneAnalyzer {
         this.tier1(ts.t);
         const wasRunning = this.tier1Running || this.phase() !== 'rest';
         this.tier1Running = false;
-        if (!wasRunning) return out;
+        if (!wasRunning) {
+          this.anchor = null; // the shell says nothing ran (an empty Enter): no turn to complete
+          return out;
+        }
         if (s.exitCode === undefined || s.exitCode === 0) this.emit(out, ts.t, 'done', 1, `${s.protocol}.command_finished`, ts.line || `exit ${s.exitCode ?? 'none'}`);
         else this.emit(out, ts.t, 'failed', 1, `${s.protocol}.command_failed`, `exit ${s.exitCode}: ${ts.line}`);
         return out;
       }
       case 'prompt-start':
+        this.tier1(ts.t);
+        if (this.phase() === 'rest' && !this.tier1Running) this.anchor = null; // back at the prompt, nothing ran
+        return out;
       case 'command-input':
       case 'command-line':
         this.tier1(ts.t);
@@ -341,6 +347,11 @@ export class PaneAnalyzer {
         if (this.waitConfirmed(t, cls)) speak('wait', cls.rule, cls.line);
         break;
       case 'ready': {
+        // A REPL continuation prompt: the statement has not run yet; the pane is at rest, not done.
+        if (cls.continuation) {
+          if (this.stable(t, cls, th.prompt_stability_s)) speak('idle', cls.rule, cls.line);
+          break;
+        }
         // A ready marker that was already on screen when the prompt was submitted says nothing about this turn:
         // it must then hold through the full stability window like any unconfirmed ready screen.
         const stale = this.anchor !== null && !this.anchor.moved;
@@ -370,8 +381,9 @@ export class PaneAnalyzer {
       const last = cls.liveEdge[cls.liveEdge.length - 1] ?? '';
       const token = row.trim() ? hasWholeWord(row, g.completion_tokens) : null;
       const lastToken = !row.trim() ? null : last && hasWholeWord(last, g.completion_tokens);
-      if ((token || lastToken) && !g.negative.some((n) => n.test(row))) {
-        speak('done', `generic.completion_token.${token ?? lastToken}`, clip(token ? row : last), 3);
+      const tokenLine = token ? row : last;
+      if ((token || lastToken) && !g.negative.some((n) => n.test(tokenLine))) {
+        speak('done', `generic.completion_token.${token ?? lastToken}`, clip(tokenLine), 3);
         return;
       }
       if (this.interruptSeen && !lastMatch(this.snap?.lines ?? [], g.interrupt)) {

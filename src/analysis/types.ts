@@ -13,6 +13,8 @@ export interface Classification {
   weak?: boolean;
   /** Read at a shell/REPL prompt back at the cursor: confirmed by the shorter prompt stability window. */
   atPrompt?: boolean;
+  /** A REPL continuation prompt (`... `): input is incomplete, nothing ran. */
+  continuation?: boolean;
   /** The rows the verdict was read from (the live edge). */
   liveEdge: string[];
   program: ProgramId;

@@ -177,6 +177,7 @@ export interface DetectionRule {
 export interface GenericPatterns {
   prompt_anchor: RegExp;
   repl_prompt: RegExp;
+  repl_continuation: RegExp;
   interactivity: RegExp;
   strong_interactivity: RegExp;
   spinner: RegExp[];
@@ -191,6 +192,7 @@ export interface ClaudePatterns {
   box_rule: RegExp;
   box_input: RegExp;
   prompt_echo: RegExp;
+  footer_working: RegExp[];
   working: RegExp[];
   working_title: RegExp;
   waiting: RegExp[];

@@ -6,11 +6,13 @@
 const LEADING_SPINNER = /^(\s*)(?:[⠀-⣿]|[·✢✳✶✻✽*◐◑◒◓●]|[|/\\-](?=\s))\s?/u;
 /** Any braille cell elsewhere on the row (spinners drawn mid-line, e.g. after a status word). */
 const BRAILLE = /[⠀-⣿]/gu;
-/** Live timers: (12s), 6s, 1m 5s, 2h 3m, 12.3s, 00:07, 12:07:33. */
-const TIMERS = /\b\d+(?:\.\d+)?(?:ms|s|m|h)\b|\b\d{1,2}:\d{2}(?::\d{2})?\b/g;
+/** Live timers, a composite duration folded as one (59s → 1m 0s is no change): (12s), 6s, 1m 5s, 2h 3m, 12.3s,
+ * and clocks 00:07, 12:07:33. */
+const TIMERS = /\b\d+(?:\.\d+)?(?:ms|s|m|h)\b(?:\s\d+(?:\.\d+)?(?:ms|s|m|h)\b)*|\b\d{1,2}:\d{2}(?::\d{2})?\b/g;
 
+/** Leading spinner or blinking bullet and the indentation around it: "● Creating" and "  Creating" are one row. */
 export function normalizeLine(line: string): string {
-  return line.replace(LEADING_SPINNER, '$1').replace(BRAILLE, '').replace(TIMERS, '#');
+  return line.replace(LEADING_SPINNER, '').trimStart().replace(BRAILLE, '').replace(TIMERS, '#');
 }
 
 /** FNV-1a over the rows: cheap, stable, good enough to tell "changed" from "same". */

@@ -58,9 +58,11 @@ function move(ctx: Ctx, ev: Ev | null, to: MachineState, keep: boolean, timerRul
   const rule = ev?.type === 'SIGNAL' ? ev.signal.rule : ev?.type === 'ACK' ? `ack.${ev.by}` : (timerRule ?? 'timer');
   const line = ev?.type === 'SIGNAL' ? ev.signal.line : '';
   const startedAt = keep ? ctx.startedAt : t;
-  const next: Partial<Ctx> = { state: to, since: t, startedAt, tier, rule, line, stalled: false };
+  // Only the LONG_RUNNING timer keeps a stall: it changes the name of the work, not the work.
+  const stalled = to === 'LONG_RUNNING' ? ctx.stalled : false;
+  const next: Partial<Ctx> = { state: to, since: t, startedAt, tier, rule, line, stalled };
   if (to === 'WAITING_APPROVAL') next.waitTier = tier;
-  ctx.onTransition({ t, from: ctx.state, to, tier, rule, line, startedAt, startedAtKept: keep, stalled: false });
+  ctx.onTransition({ t, from: ctx.state, to, tier, rule, line, startedAt, startedAtKept: keep, stalled });
   return next;
 }
 

@@ -6,18 +6,22 @@ import { lastIndex, lastMatch, trimBottom } from '../text.js';
 import { verdict, type ProfileContext } from './context.js';
 import type { Classification } from '../types.js';
 
+/** A prompt being typed may wrap over this many rows inside the input box. */
+const MAX_INPUT_ROWS = 12;
+
 export function classifyClaude(snap: ScreenSnapshot, ctx: ProfileContext): Classification {
   const p = ctx.cfg.patterns.claude;
   const lines = trimBottom(snap.lines);
   const box = findInputBox(lines, p.box_rule, p.box_input);
   const echo = lastIndex(lines, p.prompt_echo, box >= 0 ? box : lines.length);
-  const edge = lines.slice(echo + 1);
+  const edge = lines.slice(echo + 1, box >= 0 ? box : lines.length);
+  const footer = box >= 0 ? lines.slice(box + 2).filter((l) => !p.box_rule.test(l)) : [];
   const v = (kind: Classification['verdict'], rule: string, line: string, explicit = false) =>
     verdict('claude', kind, rule, line, edge, explicit);
 
   const waiting = lastMatch(edge, p.waiting);
   if (waiting && box < 0) return v('waiting', 'approval_menu', waiting.line, true);
-  const working = lastMatch(edge, p.working);
+  const working = lastMatch(footer, p.footer_working) ?? lastMatch(edge, p.working);
   if (working) return v('working', 'working_marker', working.line);
   if (ctx.titleAnimating && p.working_title.test(snap.title)) return v('working', 'title_spinner', snap.title);
   const failed = lastMatch(edge, p.failed);
@@ -31,10 +35,11 @@ export function classifyClaude(snap: ScreenSnapshot, ctx: ProfileContext): Class
   return v('unknown', 'no_marker', '');
 }
 
-/** Index of the top rule of the input box (rule, `❯` row, rule), searching from the bottom; -1 if absent. */
+/** Index of the top rule of the input box (rule, `❯` row, maybe more typed rows, rule), from the bottom; -1 if absent. */
 function findInputBox(lines: readonly string[], rule: RegExp, input: RegExp): number {
   for (let i = lines.length - 3; i >= 0; i--) {
-    if (rule.test(lines[i]!) && input.test(lines[i + 1]!) && rule.test(lines[i + 2]!)) return i;
+    if (!rule.test(lines[i]!) || !input.test(lines[i + 1]!)) continue;
+    for (let j = i + 2; j < Math.min(lines.length, i + 2 + MAX_INPUT_ROWS); j++) if (rule.test(lines[j]!)) return i;
   }
   return -1;
 }

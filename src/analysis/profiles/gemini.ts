@@ -8,23 +8,32 @@ import type { Classification } from '../types.js';
 
 /** Rows below the live input box (workspace/sandbox/model footer); a box further up is a prompt echo. */
 const LIVE_BOX_MAX_FOOTER_ROWS = 6;
+/** A prompt may wrap over this many rows inside its box. */
+const MAX_INPUT_ROWS = 12;
 
 export function classifyGemini(snap: ScreenSnapshot, ctx: ProfileContext): Classification {
   const p = ctx.cfg.patterns.gemini;
   const lines = trimBottom(snap.lines);
-  const boxes: number[] = []; // indexes of input rows framed by ▄ above and ▀ below
+  // Input boxes: a ▄ rule, a " > " row (a long prompt wraps over more rows), a ▀ rule.
+  const boxes: Array<{ input: number; bottom: number }> = [];
   for (let i = 1; i < lines.length - 1; i++) {
-    if (p.box_top.test(lines[i - 1]!) && p.input.test(lines[i]!) && p.box_bottom.test(lines[i + 1]!)) boxes.push(i);
+    if (!p.box_top.test(lines[i - 1]!) || !p.input.test(lines[i]!)) continue;
+    for (let j = i + 1; j < Math.min(lines.length, i + 1 + MAX_INPUT_ROWS); j++) {
+      if (p.box_bottom.test(lines[j]!)) {
+        boxes.push({ input: i, bottom: j });
+        break;
+      }
+    }
   }
   // The live input box sits just above the footer; while a menu replaces it, the lowest box is the prompt echo.
   let live = lines.length;
   let echo = -1;
   const lowest = boxes[boxes.length - 1];
-  if (lowest !== undefined && lines.length - lowest <= LIVE_BOX_MAX_FOOTER_ROWS) {
-    live = lowest;
-    if (boxes.length > 1) echo = boxes[boxes.length - 2]! + 1;
+  if (lowest !== undefined && lines.length - lowest.bottom <= LIVE_BOX_MAX_FOOTER_ROWS) {
+    live = lowest.input;
+    if (boxes.length > 1) echo = boxes[boxes.length - 2]!.bottom;
   } else if (lowest !== undefined) {
-    echo = lowest + 1;
+    echo = lowest.bottom;
   }
   const edge = lines.slice(echo + 1, Math.max(echo + 1, live - 1));
   const v = (kind: Classification['verdict'], rule: string, line: string, explicit = false) =>

@@ -1,0 +1,101 @@
+// Drives one PaneMonitor (the real pipeline: terminal → change queue → analyzer → state machine) in virtual time.
+// Every event is applied at its own pane-clock time; `until` lets time run on so quiet windows and timers fire.
+import { loadConfig, type AgentChoice, type Config, type Raw } from '../../src/config/config.js';
+import { PaneMonitor } from '../../src/daemon/pane-monitor.js';
+import { VirtualClock } from '../../src/state/clock.js';
+import type { Transition } from '../../src/state/pane-machine.js';
+import type { MachineState } from '../../src/analysis/types.js';
+
+export interface DriverOptions {
+  agent?: AgentChoice;
+  overrides?: Raw;
+  cols?: number;
+  rows?: number;
+  command?: string;
+}
+
+export class PaneDriver {
+  readonly clock = new VirtualClock();
+  readonly cfg: Config;
+  readonly monitor: PaneMonitor;
+
+  constructor(opts: DriverOptions = {}) {
+    this.cfg = loadConfig(opts.overrides ? { overrides: opts.overrides } : {});
+    this.monitor = new PaneMonitor({
+      cfg: this.cfg,
+      clock: this.clock,
+      cols: opts.cols ?? 100,
+      rows: opts.rows ?? 24,
+      agent: opts.agent ?? 'auto',
+      command: opts.command,
+      beforeEvent: (t) => this.clock.advanceTo(t * 1000),
+    });
+  }
+
+  async out(t: number, data: string): Promise<void> {
+    this.monitor.handle({ kind: 'output', t, data });
+    await this.monitor.flush();
+  }
+
+  async input(t: number, data: string): Promise<void> {
+    this.monitor.handle({ kind: 'input', t, data });
+    await this.monitor.flush();
+  }
+
+  /** A person typing: each key is input, then its echo 10 ms later. */
+  async type(t: number, text: string): Promise<number> {
+    for (const ch of text) {
+      await this.input(t, ch);
+      await this.out(t + 0.01, ch);
+      t += 0.05;
+    }
+    return t;
+  }
+
+  async process(t: number, name: string): Promise<void> {
+    this.monitor.handle({ kind: 'process', t, name });
+    await this.monitor.flush();
+  }
+
+  /** Let virtual time run on to `t` seconds (ticks, coalescing and machine timers fire on the way). */
+  async until(t: number): Promise<void> {
+    await this.monitor.flush();
+    this.clock.advanceTo(t * 1000);
+  }
+
+  get transitions(): Transition[] {
+    return this.monitor.transitions;
+  }
+
+  /** The states moved into, in order (stall marks, which keep the state, left out). */
+  get states(): MachineState[] {
+    return this.transitions.filter((tr) => tr.from !== tr.to).map((tr) => tr.to);
+  }
+
+  get state(): MachineState {
+    return this.monitor.state.state;
+  }
+
+  first(to: MachineState): Transition | undefined {
+    return this.transitions.find((tr) => tr.to === to && tr.from !== to);
+  }
+
+  counter(key: string): number {
+    return this.monitor.analyzer.counters.get(key) ?? 0;
+  }
+
+  /** Sum of counters whose key matches. */
+  counted(pattern: RegExp): number {
+    let n = 0;
+    for (const [k, v] of this.monitor.analyzer.counters) if (pattern.test(k)) n += v;
+    return n;
+  }
+
+  describe(): string {
+    return this.transitions.map((tr) => `${tr.t.toFixed(3)} ${tr.from}->${tr.to}${tr.stalled ? '*' : ''} t${tr.tier} ${tr.rule} | ${tr.line}`).join('\n');
+  }
+
+  stop(): void {
+    this.monitor.stop();
+  }
+}

@@ -1,0 +1,168 @@
+// Change detection: the parts of a screen that move without meaning progress fold to the same hash; real text
+// changes never do. Plus the change queue built on it (meaningful flag, cursor row, echo of typed keys).
+import { describe, expect, it } from 'vitest';
+import { hashLines, normalizeLine } from '../../src/queue/normalize.js';
+import { PaneChangeQueue } from '../../src/queue/pane-change-queue.js';
+import { loadConfig } from '../../src/config/config.js';
+import type { ScreenSnapshot } from '../../src/screen/types.js';
+import { screenAt } from '../helpers/screen.js';
+
+const same = (a: string[], b: string[]) => expect(hashLines(a, true), `${JSON.stringify(a)} vs ${JSON.stringify(b)}`).toBe(hashLines(b, true));
+const differ = (a: string[], b: string[]) => expect(hashLines(a, true), `${JSON.stringify(a)} vs ${JSON.stringify(b)}`).not.toBe(hashLines(b, true));
+
+describe('folded: spinners, timers, clocks', () => {
+  it('braille spinner frames', () => {
+    const frames = '⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏'.split('');
+    for (const f of frames) same([`${f} Resolving dependencies…`], ['⠋ Resolving dependencies…']);
+    same(['Thinking ⠼'], ['Thinking ⠧']);
+  });
+
+  it("Claude's star frames", () => {
+    for (const g of ['·', '✢', '✳', '✶', '✻', '✽', '*']) same([`${g} Pondering… (3s · ↓ 12 tokens)`], ['· Pondering… (4s · ↓ 12 tokens)']);
+  });
+
+  it('ASCII spinners at the start of a row', () => {
+    for (const g of ['|', '/', '-', '\\']) same([`${g} working`], ['| working']);
+  });
+
+  it('timers: (12s), 6s, 1m 5s, 2h 3m, 12.3s, 250ms', () => {
+    same(['Working (12s • esc to interrupt)'], ['Working (13s • esc to interrupt)']);
+    same(['elapsed 6s'], ['elapsed 7s']);
+    same(['⠼ Thinking... (esc to cancel, 1m 5s)'], ['⠧ Thinking... (esc to cancel, 1m 6s)']);
+    same(['✶ Pondering… (2m 59s · ↓ 1.2k tokens)'], ['✻ Pondering… (3m 0s · ↓ 1.2k tokens)']);
+    same(['uptime 2h 3m'], ['uptime 2h 4m']);
+    same(['took 12.3s'], ['took 12.4s']);
+    same(['latency 250ms'], ['latency 251ms']);
+  });
+
+  it('a timer crossing into minutes (59s → 1m 0s) is still only a timer', () => {
+    // Gemini and Claude switch to "1m 5s" after a minute; the roll-over is no progress either.
+    same(['⠼ Thinking... (esc to cancel, 59s)'], ['⠧ Thinking... (esc to cancel, 1m 0s)']);
+  });
+
+  it('clocks: 12:07, 00:07, 12:07:33', () => {
+    same(['✻ Cooked for 3s · done 12:07 AM'], ['✻ Cooked for 3s · done 12:08 AM']);
+    same(['Worked for 12s • 00:07'], ['Worked for 13s • 00:08']);
+    same(['[12:07:33] tick'], ['[12:07:34] tick']);
+  });
+
+  it('a whole ticking agent status block folds', () => {
+    same(
+      ['❯ Think hard', '', '✶ Pondering… (16s · ↓ 120 tokens · thinking)', '', '⏸ manual mode on · esc to interrupt'],
+      ['❯ Think hard', '', '✻ Pondering… (17s · ↓ 120 tokens · thinking)', '', '⏸ manual mode on · esc to interrupt'],
+    );
+  });
+
+  it('normalizeLine keeps the text around what it folds', () => {
+    expect(normalizeLine('⠙ Resolving… (3s)')).toBe('Resolving… (#)');
+    expect(normalizeLine('  ✻ Baking…')).toBe('Baking…'); // indentation around a folded glyph is folded too
+  });
+
+  it("Claude's blinking ● at an approval menu (real screens, claude-approval 6.0 s vs 6.5 s) folds to one hash", async () => {
+    // markers.md: "A ● blinks every 0.6 s … so 'output changing' does not mean running"; the blink redraws the
+    // cell as ● then as a space.
+    const a = await screenAt('claude-approval', 6.0);
+    const b = await screenAt('claude-approval', 6.5);
+    expect(a.snap.lines).not.toEqual(b.snap.lines); // the blink is really there
+    expect(hashLines(a.snap.lines, true)).toBe(hashLines(b.snap.lines, true));
+  });
+});
+
+describe('not folded: real changes', () => {
+  it('different words', () => {
+    differ(['hello world'], ['hello there']);
+    differ(['file1.txt'], ['file2.txt']);
+  });
+
+  it('numbers that are not timers', () => {
+    differ(['x = 12'], ['x = 13']);
+    differ(['HTTP 500'], ['HTTP 429']);
+    differ(['3 files changed'], ['4 files changed']);
+    differ(['attempt 1/10'], ['attempt 2/10']);
+  });
+
+  it('progress bars advancing are progress', () => {
+    differ(['[##        ] 20%'], ['[#####     ] 50%']);
+  });
+
+  it('a new line of output, or the same lines in another order', () => {
+    differ(['a', 'b'], ['a', 'b', 'c']);
+    differ(['a', 'b'], ['b', 'a']);
+    differ(['a', ''], ['', 'a']);
+  });
+
+  it('a spinner beside changing text still shows the text change', () => {
+    differ(['⠋ Resolving dependencies…'], ['⠙ Linking packages…']);
+  });
+
+  it('without normalisation timers and spinners count', () => {
+    expect(hashLines(['Working (12s)'], false)).not.toBe(hashLines(['Working (13s)'], false));
+    expect(hashLines(['⠋ x'], false)).not.toBe(hashLines(['⠙ x'], false));
+  });
+});
+
+describe('PaneChangeQueue', () => {
+  const cfg = loadConfig();
+  const snap = (lines: string[], cursorY = lines.length - 1): ScreenSnapshot => ({
+    cols: 80,
+    rows: lines.length,
+    lines,
+    cursorX: 0,
+    cursorY,
+    baseY: 0,
+    altScreen: false,
+    bracketedPaste: false,
+    title: '',
+  });
+
+  it('a timer tick is a change but not a meaningful one; new text is', () => {
+    const q = new PaneChangeQueue(cfg.thresholds);
+    q.noteOutput(1, 'x\n');
+    expect(q.take(1, snap(['⠋ Working (1s)', ''])).meaningful).toBe(true);
+    q.noteOutput(2, '\r⠙ Working (2s)');
+    const tick = q.take(2, snap(['⠙ Working (2s)', '']));
+    expect(tick.meaningful).toBe(false);
+    expect(tick.lastMeaningfulAt).toBe(1);
+    q.noteOutput(3, 'done\n');
+    const real = q.take(3, snap(['⠹ Working (3s)', 'step 2 done', '']));
+    expect(real.meaningful).toBe(true);
+    expect(real.lastMeaningfulAt).toBe(3);
+  });
+
+  it('the cursor moving to a fresh row is a change the rows alone hide', () => {
+    const q = new PaneChangeQueue(cfg.thresholds);
+    q.noteOutput(1, '$ ls');
+    const a = q.take(1, snap(['$ ls', ''], 0));
+    q.noteOutput(2, '\r\n');
+    const b = q.take(2, snap(['$ ls', ''], 1));
+    expect(b.hash).not.toBe(a.hash);
+    expect(b.meaningful).toBe(true);
+    expect(b.newlines).toBe(1);
+  });
+
+  it('output right after typed keys with no newline is an echo, not work', () => {
+    const q = new PaneChangeQueue(cfg.thresholds);
+    q.noteInput(1.0);
+    q.noteOutput(1.01, 'l');
+    const echo = q.take(1.02, snap(['$ l']));
+    expect(echo.echoOnly).toBe(true);
+    expect(echo.meaningful).toBe(false);
+    q.noteOutput(3, 'output from a program');
+    const work = q.take(3, snap(['$ l', 'output from a program']));
+    expect(work.echoOnly).toBe(false);
+    expect(work.meaningful).toBe(true);
+  });
+
+  it('coalesces: one snapshot per window, counts newlines and bytes in between', () => {
+    const q = new PaneChangeQueue(cfg.thresholds);
+    expect(q.due(0)).toBe(false);
+    q.noteOutput(0, 'a\nb\n');
+    expect(q.due(0)).toBe(true);
+    const c = q.take(0, snap(['a', 'b', '']));
+    expect([c.newlines, c.burst]).toEqual([2, 4]);
+    q.noteOutput(0.01, 'c\n');
+    expect(q.due(0.01)).toBe(false);
+    expect(q.due(cfg.thresholds.coalesce_s)).toBe(true);
+    expect(q.history.size).toBe(1);
+  });
+});
