@@ -40,7 +40,8 @@ export function classifyGemini(snap: ScreenSnapshot, ctx: ProfileContext): Class
     verdict('gemini', kind, rule, line, edge, explicit);
 
   const waiting = lastMatch(edge, p.waiting);
-  if (waiting && !p.working.some((w) => edge.some((l) => w.test(l)))) return v('waiting', 'approval_menu', waiting.line, true);
+  // A menu wins over the title: the daily-quota menu waits for the person while the title still says Working.
+  if (waiting) return v('waiting', 'approval_menu', waiting.line, true);
   if (p.waiting_title.test(snap.title.trim())) return v('waiting', 'title_action_required', snap.title, true);
   const working = lastMatch(edge, p.working);
   if (working) return v('working', 'working_marker', working.line);
