@@ -148,7 +148,7 @@ export class PaneAnalyzer {
           return out;
         }
         if (s.exitCode === undefined || s.exitCode === 0) this.emit(out, ts.t, 'done', 1, `${s.protocol}.command_finished`, ts.line || `exit ${s.exitCode ?? 'none'}`);
-        else this.emit(out, ts.t, 'failed', 1, `${s.protocol}.command_failed`, `exit ${s.exitCode}: ${ts.line}`);
+        else this.emit(out, ts.t, 'failed', 1, `${s.protocol}.command_failed`, ts.line.trim() ? `exit ${s.exitCode}: ${ts.line}` : `exit ${s.exitCode}`);
         return out;
       }
       case 'prompt-start':

@@ -76,10 +76,15 @@ export function parseCast(text: string): Cast {
 export class CastWriter {
   private readonly out: WriteStream;
   private readonly start: number;
+  /** The first write error (disk full, directory gone): kept for the caller, never thrown into the event loop. */
+  error: Error | null = null;
 
   constructor(path: string, header: Omit<CastHeader, 'version'>, now: number = Date.now()) {
     this.start = now;
     this.out = createWriteStream(path, { flags: 'w', mode: 0o600 });
+    this.out.on('error', (e) => {
+      this.error ??= e;
+    });
     this.out.write(JSON.stringify({ version: 2, ...header, timestamp: Math.floor(now / 1000) }) + '\n');
   }
 
@@ -89,6 +94,7 @@ export class CastWriter {
   }
 
   close(): Promise<void> {
+    if (this.error || this.out.destroyed) return Promise.resolve();
     return new Promise((resolve) => this.out.end(resolve));
   }
 }

@@ -13,7 +13,7 @@ when one needs you (DONE, FAILED, WAITING_APPROVAL, stalled) or is still working
 usage: termsupervisor <command> [options]
 
 commands:
-  run [--name N] [--agent A] [--record file.cast] -- <command...>
+  run [--name N] [--agent A] [--record file.cast] [--log PATH] -- <command...>
                       run a command in a watched pane, transparently; transitions go to the event log
   replay <file.cast> [--agent A] [--format jsonl|table]
                       run a recording through the detector in virtual time; one line per transition

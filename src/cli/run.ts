@@ -1,5 +1,271 @@
-// `termsupervisor run`: placeholder until the pty wrapper lands (being written now).
-import { UsageError } from './args.js';
-export async function runCommand(_argv: string[]): Promise<number> {
-  throw new UsageError('run: not built yet');
+// `termsupervisor run -- <command>`: a transparent wrapper. The command runs on a pty of ours; the person's keys go
+// to it and its output comes back byte for byte, while a PaneMonitor watches the same stream and every state
+// transition is appended to the JSONL event log (and, with --record, the session to an asciicast file).
+import { closeSync, openSync } from 'node:fs';
+import { basename } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import type { ReadStream, WriteStream } from 'node:tty';
+import { AGENT_CHOICES } from '../config/config.js';
+import { CastWriter } from '../attach/asciicast.js';
+import { PtySource, type PtyExit } from '../attach/pty-source.js';
+import type { PaneEvent } from '../attach/source.js';
+import { PaneMonitor, WRITE_HIGH_WATER } from '../daemon/pane-monitor.js';
+import { RealClock } from '../state/clock.js';
+import { oneOf, parseArgs, UsageError, type ParsedArgs } from './args.js';
+import { EventLog, type EventBase, type EventKind } from './event-log.js';
+import { configFor } from './load-config.js';
+import { eventLogPath } from './paths.js';
+import { jsonl } from './replay.js';
+import { enterRawMode } from './raw-mode.js';
+import { EofWhenIdle } from './eof-when-idle.js';
+import { findExecutable } from './which.js';
+
+export const RUN_USAGE = `usage: termsupervisor run [--name N] [--agent A] [--record file.cast] [--log PATH] [--config PATH]
+                        [--cols N] [--rows N] -- <command...>
+
+Runs a command in a watched pseudo-terminal. Use it exactly as without the wrapper: keys, output, resizes, Ctrl-C
+and the exit code pass through. Each state transition (IDLE, RUNNING, LONG_RUNNING, WAITING_APPROVAL, DONE, FAILED)
+is appended as one JSON line to the event log; follow it with 'make loghook'.
+  --name     the pane's name in the log (default: the command's name)
+  --agent    auto (default) | claude | codex | gemini | shell | generic: which profile reads the screen
+  --record   also save the session as an asciicast v2 file (replay it with 'termsupervisor replay')
+  --log      event log path (default: $XDG_STATE_HOME/termsupervisor/events.jsonl)
+  --cols/--rows  initial pty size (default: the terminal's, or 80x24 without one)
+Without a terminal on stdin, input is passed through as is and EOF (Ctrl-D) is sent when it ends.
+The exit code is the command's (128+N if a signal N killed it; 127 if it was not found).
+examples:
+  termsupervisor run -- bash
+  termsupervisor run --name api --agent claude -- claude
+  termsupervisor run --record session.cast -- codex
+  echo 'make test' | termsupervisor run -- bash`;
+
+/** Pane size when there is no terminal to take it from. */
+const DEFAULT_COLS = 80;
+const DEFAULT_ROWS = 24;
+/** Exit status for a command line we refuse (as for usage errors). */
+const EXIT_USAGE = 2;
+/** A recording holds everything typed and shown: owner-only. */
+const RECORD_MODE = 0o600;
+/** What a shell returns for a command it cannot find. */
+const EXIT_NOT_FOUND = 127;
+/** Exit status of a process killed by signal N is this plus N (shell convention). */
+const SIGNAL_EXIT_BASE = 128;
+/** Ctrl-D: end of input on a pty in canonical mode (and readline's "exit" on an empty line). */
+const EOF_KEY = '\x04';
+/** States in which the pane's program is reading from the person, not working. */
+const REST_STATES: ReadonlySet<string> = new Set(['IDLE', 'DONE', 'FAILED', 'WAITING_APPROVAL']);
+/** Ctrl-C: a SIGINT sent to the wrapper is passed on as the key, so it reaches the pane's foreground job. */
+const INTERRUPT_KEY = '\x03';
+/** After cleanup node should exit by itself; if a stray handle keeps it alive this long, exit anyway. */
+const EXIT_SAFETY_MS = 2000;
+
+let paneSeq = 0;
+
+export async function runCommand(argv: string[]): Promise<number> {
+  const a = parseArgs(argv, { values: ['name', 'agent', 'record', 'log', 'config', 'cols', 'rows'], flags: ['help'] });
+  if (a.options.has('help')) {
+    process.stdout.write(RUN_USAGE + '\n');
+    return 0;
+  }
+  if (a.positional.length) throw new UsageError(`run: unexpected argument ${JSON.stringify(a.positional[0])} (the command goes after --)\n\n${RUN_USAGE}`);
+  const command = a.rest;
+  if (command.length === 0 || !command[0]) throw new UsageError(`run needs a command after --\n\n${RUN_USAGE}`);
+  const agent = oneOf(a.options.get('agent'), AGENT_CHOICES, 'agent', 'auto');
+  const cfg = configFor(a.options.get('config'));
+  const logPath = stringOption(a, 'log') ?? eventLogPath();
+  const record = stringOption(a, 'record');
+  const name = stringOption(a, 'name') ?? basename(command[0]!);
+  const size = initialSize(a);
+  if (!findExecutable(command[0]!)) {
+    process.stderr.write(`termsupervisor: run: command not found: ${command[0]}\n`);
+    return EXIT_NOT_FOUND;
+  }
+
+  // Files first: a log or recording we cannot write is refused before anything runs.
+  let log: EventLog;
+  try {
+    log = new EventLog(logPath);
+    if (record) closeSync(openSync(record, 'w', RECORD_MODE));
+  } catch (e) {
+    process.stderr.write(`termsupervisor: run: ${(e as Error).message}\n`);
+    return EXIT_USAGE;
+  }
+
+  const clock = new RealClock();
+  const wallOrigin = Date.now();
+  const id = `pty-${process.pid}-${++paneSeq}`;
+  const source = new PtySource({ id, name, command, ...size, clock });
+  const monitor = new PaneMonitor({ cfg, clock, ...size, agent, command: command.join(' ') });
+  const cast = record ? new CastWriter(record, { width: size.cols, height: size.rows, title: name, env: castEnv() }, wallOrigin) : null;
+  const wall = (t: number) => wallOrigin + t * 1000;
+  const base = (kind: EventKind, t: number): EventBase => ({
+    ts: new Date(wall(t)).toISOString(),
+    kind,
+    pane: id,
+    name,
+    program: monitor.analyzer.currentProgram.program,
+    t: Number(t.toFixed(3)),
+    state: monitor.state.state,
+  });
+  monitor.onTransition((tr) => log.append({ ...base('transition', tr.t), ...jsonl(tr), kind: 'transition' }));
+
+  const stdout = process.stdout;
+  const holds = new Holds(source);
+  let lastOutputMs = 0;
+  const eof = new EofWhenIdle({
+    now: () => clock.now(),
+    lastOutputAt: () => lastOutputMs,
+    atRest: () => {
+      const fg = source.foreground;
+      return fg === null || fg.pid === source.pid || REST_STATES.has(monitor.state.state);
+    },
+    sendEof: () => source.write(EOF_KEY),
+  });
+  let stdoutOk = true;
+  const onStdoutError = (): void => {
+    stdoutOk = false; // the terminal or reader went away: keep the pane's bookkeeping, drop the passthrough
+  };
+  stdout.on('error', onStdoutError);
+  source.onEvent((ev: PaneEvent) => {
+    if (ev.kind === 'output') {
+      lastOutputMs = clock.now();
+      if (stdoutOk && !stdout.write(ev.data) && !holds.has('stdout')) {
+        holds.hold('stdout');
+        stdout.once('drain', () => holds.release('stdout'));
+      }
+      cast?.write('o', text(ev.data), wall(ev.t));
+    } else if (ev.kind === 'input') {
+      cast?.write('i', ev.data, wall(ev.t));
+    } else if (ev.kind === 'resize') {
+      cast?.write('r', `${ev.cols}x${ev.rows}`, wall(ev.t));
+    }
+    monitor.handle(ev);
+    if (monitor.pendingBytes > WRITE_HIGH_WATER && !holds.has('monitor')) {
+      holds.hold('monitor');
+      void monitor.drain().then(() => holds.release('monitor'));
+    }
+  });
+
+  await source.start();
+  log.append({ ...base('pane_start', 0), kind: 'pane_start', command, pid: source.pid, ...size, agent });
+  const detach = attachTerminal(source, () => eof.start());
+  const exit = await source.exited();
+  eof.stop();
+  detach();
+  stdout.off('error', onStdoutError);
+
+  await monitor.flush();
+  const code = exitCode(exit);
+  log.append({ ...base('pane_exit', clock.now() / 1000), kind: 'pane_exit', code: exit.code, signal: exit.signal, exit_code: code });
+  monitor.stop();
+  log.close();
+  if (cast) {
+    await cast.close();
+    if (cast.error) process.stderr.write(`termsupervisor: recording to ${record} failed: ${cast.error.message}\n`);
+  }
+  setTimeout(() => process.exit(code), EXIT_SAFETY_MS).unref();
+  return code;
+}
+
+/**
+ * Connects the wrapper's own terminal to the pane: stdin → pane (raw when it is a terminal), resizes, signals.
+ * `onInputEnd` runs when piped input ends. Returns the function that undoes all of it.
+ */
+function attachTerminal(source: PtySource, onInputEnd: () => void): () => void {
+  const stdin = process.stdin;
+  const stdout = process.stdout;
+  const decoder = new StringDecoder('utf8');
+  const restoreRaw = stdin.isTTY ? enterRawMode(stdin as ReadStream) : null;
+  const onData = (buf: Buffer): void => source.write(decoder.write(buf));
+  // A pipe that ends is the person saying "that's all": the pane gets Ctrl-D once it is reading (EofWhenIdle).
+  const onEnd = (): void => {
+    source.write(decoder.end());
+    onInputEnd();
+  };
+  const onStdinError = (): void => {}; // a broken stdin only means no more input
+  stdin.on('data', onData);
+  stdin.on('error', onStdinError);
+  if (!stdin.isTTY) stdin.on('end', onEnd);
+  stdin.resume();
+
+  const onResize = (): void => {
+    const tty = stdout as WriteStream;
+    if (tty.columns && tty.rows) source.resize(tty.columns, tty.rows);
+  };
+  if (stdout.isTTY) stdout.on('resize', onResize);
+
+  // Raw mode turns Ctrl-C into a byte for the pane; a SIGINT can still come from kill(1) or, without a terminal,
+  // from the outer one: pass it on as the key. TERM/HUP end the wrapper, so they end the pane first.
+  const onInt = (): void => source.write(INTERRUPT_KEY);
+  const onTerm = (sig: NodeJS.Signals): void => void source.terminate(sig);
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+  process.on('SIGHUP', onTerm);
+
+  return () => {
+    process.off('SIGINT', onInt);
+    process.off('SIGTERM', onTerm);
+    process.off('SIGHUP', onTerm);
+    stdout.off('resize', onResize);
+    stdin.off('data', onData);
+    stdin.off('end', onEnd);
+    stdin.off('error', onStdinError);
+    stdin.pause();
+    restoreRaw?.();
+  };
+}
+
+/** Pauses reading the pane while any consumer (our stdout, the monitor's terminal) is behind. */
+class Holds {
+  private readonly reasons = new Set<string>();
+  constructor(private readonly source: PtySource) {}
+  has(reason: string): boolean {
+    return this.reasons.has(reason);
+  }
+  hold(reason: string): void {
+    if (this.reasons.size === 0) this.source.pause();
+    this.reasons.add(reason);
+  }
+  release(reason: string): void {
+    if (!this.reasons.delete(reason) || this.reasons.size > 0) return;
+    this.source.resume();
+  }
+}
+
+function exitCode(exit: PtyExit): number {
+  if (exit.signal) return SIGNAL_EXIT_BASE + exit.signal;
+  return exit.code ?? 1;
+}
+
+function initialSize(a: ParsedArgs): { cols: number; rows: number } {
+  const out = process.stdout as WriteStream;
+  const tty = out.isTTY && out.columns > 0 && out.rows > 0;
+  return {
+    cols: intOption(a, 'cols') ?? (tty ? out.columns : DEFAULT_COLS),
+    rows: intOption(a, 'rows') ?? (tty ? out.rows : DEFAULT_ROWS),
+  };
+}
+
+function stringOption(a: ParsedArgs, name: string): string | undefined {
+  const v = a.options.get(name);
+  if (v === true || v === '') throw new UsageError(`--${name} needs a value`);
+  return v;
+}
+
+function intOption(a: ParsedArgs, name: string): number | undefined {
+  const v = stringOption(a, name);
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v) || Number(v) < 1) throw new UsageError(`--${name} must be a positive whole number, got ${JSON.stringify(v)}`);
+  return Number(v);
+}
+
+function text(data: string | Uint8Array): string {
+  return typeof data === 'string' ? data : Buffer.from(data).toString('utf8');
+}
+
+/** The environment asciinema records, so a replay knows what terminal the program believed it had. */
+function castEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const k of ['TERM', 'SHELL']) if (process.env[k]) env[k] = process.env[k]!;
+  return env;
 }

@@ -1,0 +1,88 @@
+// Which job is in the foreground of a pty: the terminal's foreground process group, read from Linux /proc.
+// A job change (bash → sleep → bash) is the cheapest reliable sign that a command started or ended. Anywhere
+// /proc is missing or unreadable we report nothing rather than guess.
+import { readFileSync } from 'node:fs';
+
+/** Polling /proc is a few microseconds; four reads a second is quick enough to see a job start. */
+export const FOREGROUND_POLL_MS = 250;
+/** Fields of /proc/<pid>/stat counted from just after `(comm)`: 6 session, 8 tpgid (proc(5) numbering). */
+const SESSION_AFTER_COMM = 3;
+const TPGID_AFTER_COMM = 5;
+
+export interface ForegroundJob {
+  pid: number;
+  name: string;
+}
+
+/**
+ * The terminal's foreground process group id from a /proc/<pid>/stat line, or null when there is none.
+ * comm (field 2) is in parentheses and may itself hold spaces and ')', so fields are counted after the last ')'.
+ */
+export function parseTpgid(stat: string): number | null {
+  return parseStat(stat)?.tpgid ?? null;
+}
+
+/** Session id and terminal foreground group of a /proc/<pid>/stat line (null when malformed or no terminal). */
+export function parseStat(stat: string): { session: number; tpgid: number } | null {
+  const close = stat.lastIndexOf(')');
+  if (close < 0) return null;
+  const fields = stat.slice(close + 1).trim().split(/\s+/);
+  const session = int(fields[SESSION_AFTER_COMM]);
+  const tpgid = int(fields[TPGID_AFTER_COMM]);
+  if (session === null || tpgid === null || tpgid <= 0) return null; // -1: no controlling terminal
+  return { session, tpgid };
+}
+
+function int(raw: string | undefined): number | null {
+  return raw !== undefined && /^-?\d+$/.test(raw) ? Number(raw) : null;
+}
+
+/**
+ * The foreground job of the terminal session `pid` leads; null off Linux or on any read error (process gone).
+ * Until the freshly forked child has called setsid() it still sits in our session, on our own terminal: its tpgid
+ * would name a job of the wrapper's terminal, so a pid that does not lead its session reports nothing.
+ */
+export function readForeground(pid: number): ForegroundJob | null {
+  if (process.platform !== 'linux') return null;
+  try {
+    const st = parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    if (st === null || st.session !== pid) return null;
+    const name = readFileSync(`/proc/${st.tpgid}/comm`, 'utf8').replace(/\n$/, '');
+    return name ? { pid: st.tpgid, name } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Polls the foreground job of `pid`'s terminal and calls back only when it changes. Never keeps node alive. */
+export class ForegroundWatcher {
+  private timer: NodeJS.Timeout | null = null;
+  private last = '';
+
+  constructor(
+    private readonly pid: number,
+    private readonly onChange: (job: ForegroundJob) => void,
+    private readonly intervalMs = FOREGROUND_POLL_MS,
+  ) {}
+
+  start(): void {
+    if (process.platform !== 'linux' || this.timer) return;
+    this.poll();
+    this.timer = setInterval(() => this.poll(), this.intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private poll(): void {
+    const job = readForeground(this.pid);
+    if (!job) return;
+    const key = `${job.pid}:${job.name}`;
+    if (key === this.last) return;
+    this.last = key;
+    this.onChange(job);
+  }
+}

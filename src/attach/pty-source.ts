@@ -1,0 +1,171 @@
+// A live pane: a command spawned on a pseudo-terminal we own (node-pty). Emits what it prints, what the person types
+// through write(), resizes, foreground-job changes and its exit, stamped with the same clock the monitor runs on.
+import pty from 'node-pty';
+import type { IPty } from 'node-pty';
+import type { Clock } from '../state/clock.js';
+import { ForegroundWatcher, type ForegroundJob } from './foreground.js';
+import type { PaneEvent, PaneEventListener, PaneSource, PaneSourceInfo } from './source.js';
+
+/** The child learns which pane it is in (hooks and nested tools report back under this id). */
+export const PANE_ID_ENV = 'TERMSUPERVISOR_PANE_ID';
+/** TERM for the child when the parent has none: what most terminal emulators announce. */
+const DEFAULT_TERM = 'xterm-256color';
+/** Variables describing the outer terminal's size would lie to the child: its size is the pty's. */
+const STALE_SIZE_VARS = ['COLUMNS', 'LINES'];
+/** terminate(): a child still alive this long after the first signal gets SIGHUP (interactive bash ignores TERM). */
+const HANGUP_GRACE_MS = 1000;
+/** ...and this long after that, SIGKILL: a wrapper must never hang on a child that ignores everything. */
+const KILL_GRACE_MS = 3000;
+
+export interface PtySourceOptions {
+  id: string;
+  name: string;
+  /** argv: the program and its arguments. */
+  command: string[];
+  cols: number;
+  rows: number;
+  /** Pane time: the monitor's clock, so event times and transition times agree. */
+  clock: Clock;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Override for tests; defaults to FOREGROUND_POLL_MS. */
+  foregroundPollMs?: number;
+}
+
+export interface PtyExit {
+  code: number | null;
+  signal: number | null;
+}
+
+export class PtySource implements PaneSource {
+  readonly info: PaneSourceInfo;
+  private readonly listeners: PaneEventListener[] = [];
+  private term: IPty | null = null;
+  private watcher: ForegroundWatcher | null = null;
+  private exitInfo: PtyExit | null = null;
+  private fg: ForegroundJob | null = null;
+  private readonly exitWaiters: Array<(e: PtyExit) => void> = [];
+
+  constructor(private readonly opts: PtySourceOptions) {
+    if (opts.command.length === 0) throw new Error('PtySource: empty command');
+    this.info = { id: opts.id, name: opts.name, kind: 'pty', cols: opts.cols, rows: opts.rows, command: opts.command.join(' ') };
+  }
+
+  onEvent(listener: PaneEventListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** The child's pid once started (the shell whose terminal we watch). */
+  get pid(): number | null {
+    return this.term?.pid ?? null;
+  }
+
+  /** The pty's foreground job as last seen (null: not known on this platform, or not read yet). */
+  get foreground(): ForegroundJob | null {
+    return this.fg;
+  }
+
+  async start(): Promise<void> {
+    if (this.term) return;
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(this.opts.env ?? process.env)) if (v !== undefined && !STALE_SIZE_VARS.includes(k)) env[k] = v;
+    env[PANE_ID_ENV] = this.opts.id;
+    const [file, ...args] = this.opts.command as [string, ...string[]];
+    const term = pty.spawn(file, args, {
+      name: env['TERM'] || DEFAULT_TERM,
+      cols: this.opts.cols,
+      rows: this.opts.rows,
+      cwd: this.opts.cwd ?? process.cwd(),
+      env,
+    });
+    this.term = term;
+    // node-pty emits exit only after the pty's output is fully read, so 'exit' is always the last event.
+    term.onData((data) => this.emit({ kind: 'output', t: this.now(), data }));
+    term.onExit(({ exitCode, signal }) => {
+      this.watcher?.stop();
+      // Linux reports signal 0 for a normal exit.
+      const exit: PtyExit = signal ? { code: null, signal } : { code: exitCode, signal: null };
+      this.exitInfo = exit;
+      this.term = null;
+      this.emit({ kind: 'exit', t: this.now(), code: exit.code, signal: exit.signal });
+      for (const w of this.exitWaiters.splice(0)) w(exit);
+    });
+    this.watcher = new ForegroundWatcher(
+      term.pid,
+      (job) => {
+        this.fg = job;
+        this.emit({ kind: 'process', t: this.now(), name: job.name, pid: job.pid });
+      },
+      this.opts.foregroundPollMs,
+    );
+    this.watcher.start();
+  }
+
+  /** Keys the person typed: to the child, and reported as input. */
+  write(data: string): void {
+    if (!this.term || data === '') return;
+    this.emit({ kind: 'input', t: this.now(), data });
+    this.term.write(data);
+  }
+
+  resize(cols: number, rows: number): void {
+    if (!this.term || cols <= 0 || rows <= 0) return;
+    if (cols === this.info.cols && rows === this.info.rows) return;
+    this.info.cols = cols;
+    this.info.rows = rows;
+    this.term.resize(cols, rows);
+    this.emit({ kind: 'resize', t: this.now(), cols, rows });
+  }
+
+  /** Stop reading the child's output (back-pressure); the kernel then blocks the child's writes. */
+  pause(): void {
+    this.term?.pause();
+  }
+
+  resume(): void {
+    this.term?.resume();
+  }
+
+  /** Send a signal to the child process (by name, e.g. 'SIGHUP'). */
+  kill(signal: NodeJS.Signals): void {
+    try {
+      this.term?.kill(signal);
+    } catch {
+      // already gone
+    }
+  }
+
+  /** Resolves with the child's exit (immediately if it has already exited). */
+  exited(): Promise<PtyExit> {
+    if (this.exitInfo) return Promise.resolve(this.exitInfo);
+    return new Promise((resolve) => this.exitWaiters.push(resolve));
+  }
+
+  /** Signal the child, escalating to SIGHUP and then SIGKILL if it stays; resolves when it has exited. */
+  async terminate(first: NodeJS.Signals = 'SIGHUP'): Promise<PtyExit> {
+    if (!this.term) return this.exited();
+    this.kill(first);
+    const timers = [
+      first !== 'SIGHUP' && first !== 'SIGKILL' ? setTimeout(() => this.kill('SIGHUP'), HANGUP_GRACE_MS) : null,
+      setTimeout(() => this.kill('SIGKILL'), HANGUP_GRACE_MS + KILL_GRACE_MS),
+    ];
+    for (const t of timers) t?.unref();
+    const exit = await this.exited();
+    for (const t of timers) if (t) clearTimeout(t);
+    return exit;
+  }
+
+  /** Hang up on the child (as a closing terminal does) and wait for it to go. */
+  async stop(): Promise<void> {
+    this.watcher?.stop();
+    if (this.term) await this.terminate('SIGHUP');
+  }
+
+  private now(): number {
+    return this.opts.clock.now() / 1000;
+  }
+
+  private emit(ev: PaneEvent): void {
+    for (const l of this.listeners) l(ev);
+  }
+}

@@ -1,0 +1,74 @@
+// The JSONL event log `run` appends to and `make loghook` tails: one line per pane start, state transition and pane
+// exit. Several wrappers may share one file, so each record is a single write to a file opened for appending
+// (O_APPEND keeps concurrent lines whole), written synchronously so nothing is lost when the wrapper exits.
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { MachineState } from '../analysis/types.js';
+
+/** The log holds what the detector decided, not screen contents: owner-only, like a shell history. */
+const LOG_FILE_MODE = 0o600;
+const LOG_DIR_MODE = 0o700;
+
+export type EventKind = 'pane_start' | 'transition' | 'pane_exit';
+
+/** Fields every record carries. */
+export interface EventBase {
+  /** Wall-clock time, ISO 8601. */
+  ts: string;
+  kind: EventKind;
+  pane: string;
+  name: string;
+  /** The profile reading the pane (shell, claude, …) when the record was written. */
+  program: string;
+  /** Pane-clock seconds (0 = the pane started). */
+  t: number;
+  state: MachineState;
+}
+
+export interface PaneStartEvent extends EventBase {
+  kind: 'pane_start';
+  command: string[];
+  pid: number | null;
+  cols: number;
+  rows: number;
+  agent: string;
+}
+
+export interface TransitionEvent extends EventBase {
+  kind: 'transition';
+  from: MachineState;
+  tier: number;
+  rule: string;
+  line: string;
+  started_at: number;
+  stalled: boolean;
+}
+
+export interface PaneExitEvent extends EventBase {
+  kind: 'pane_exit';
+  code: number | null;
+  signal: number | null;
+  /** What the wrapper exits with: the code, or 128+signal. */
+  exit_code: number;
+}
+
+export type LogEvent = PaneStartEvent | TransitionEvent | PaneExitEvent;
+
+export class EventLog {
+  private fd: number | null;
+
+  constructor(readonly path: string) {
+    mkdirSync(dirname(path), { recursive: true, mode: LOG_DIR_MODE });
+    this.fd = openSync(path, 'a', LOG_FILE_MODE);
+  }
+
+  append(ev: LogEvent): void {
+    if (this.fd === null) return;
+    writeSync(this.fd, JSON.stringify(ev) + '\n');
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+}
