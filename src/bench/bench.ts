@@ -1,0 +1,119 @@
+// `npm run bench [-- --json]`: replay throughput of the full pipeline versus a bare @xterm/headless parser on the
+// same bytes, for a ≥64 MB synthetic agent session and for the recorded corpus. Human table by default; with
+// --json the output ends with one line holding every figure. A measurement, never a test: nothing here asserts.
+import { cpus } from 'node:os';
+import { loadConfig } from '../config/config.js';
+import { oneOf, parseArgs } from '../cli/args.js';
+import { loadCorpus } from './corpus.js';
+import { compare, type Side } from './measure.js';
+import { PeakMemory, peakRssMb } from './memory.js';
+import { humanTable, jsonFigures, ratio, round, TARGET_RATIO, type WorkloadResult } from './report.js';
+import { runBare } from './run-bare.js';
+import { runPipeline } from './run-pipeline.js';
+import { syntheticSession } from './synthetic-session.js';
+import { head, workload, type Workload } from './workload.js';
+
+/** Fixed seed: every run benchmarks the same synthetic bytes. */
+const SYNTHETIC_SEED = 0x7e57;
+/** The synthetic stream's size floor (MiB); 64 as asked, smaller only by --mb for quick checks. */
+const DEFAULT_SYNTHETIC_MB = 64;
+/** The warm-up pass replays this much of each workload (all of the corpus). */
+const WARMUP_BYTES = 8 << 20;
+/** Timed runs per side after one warm-up; the median is reported (the best is in the JSON too). */
+const DEFAULT_RUNS = 3;
+/** The size of the panes in the corpus, so both workloads exercise the same screen. */
+const SYNTHETIC_COLS = 120;
+const SYNTHETIC_ROWS = 40;
+
+const USAGE = `usage: npm run bench -- [--json] [--runs N] [--mb N] [--only synthetic|corpus|all] [--side both|pipeline|bare]
+  --side pipeline|bare  time one side only (for node --cpu-prof; no ratio is printed)`;
+
+async function main(argv: string[]): Promise<void> {
+  const a = parseArgs(argv, { values: ['runs', 'mb', 'only', 'side'], flags: ['json', 'help'] });
+  if (a.options.has('help')) return void process.stdout.write(USAGE + '\n');
+  const runs = positiveInt(a.options.get('runs'), DEFAULT_RUNS, 'runs');
+  const minMb = positiveInt(a.options.get('mb'), DEFAULT_SYNTHETIC_MB, 'mb');
+  const only = oneOf(a.options.get('only'), ['synthetic', 'corpus', 'all'] as const, 'only', 'all');
+  const sideChoice = oneOf(a.options.get('side'), ['both', 'pipeline', 'bare'] as const, 'side', 'both');
+  const progress = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
+  const started = performance.now();
+  const cfg = loadConfig(); // the shipped defaults, never the user's file
+
+  const workloads: Workload[] = [];
+  if (only !== 'corpus') {
+    progress(`generating the synthetic session (≥ ${minMb} MiB, seed 0x${SYNTHETIC_SEED.toString(16)})`);
+    const { cast } = syntheticSession({ seed: SYNTHETIC_SEED, minBytes: minMb << 20, cols: SYNTHETIC_COLS, rows: SYNTHETIC_ROWS });
+    workloads.push(workload('synthetic', [{ name: 'synthetic', cast }]));
+  }
+  if (only !== 'synthetic') workloads.push(loadCorpus());
+
+  const memory = { pipeline: new PeakMemory(), bare: new PeakMemory() };
+  const results: WorkloadResult[] = [];
+  for (const w of workloads) {
+    let transitions = 0;
+    const warm = head(w, WARMUP_BYTES);
+    const sides: Side[] = [];
+    if (sideChoice !== 'bare') {
+      sides.push({ name: 'pipeline', memory: memory.pipeline, warmUp: () => runPipeline(warm, cfg), run: async () => (transitions = await runPipeline(w, cfg)) });
+    }
+    if (sideChoice !== 'pipeline') sides.push({ name: 'bare', memory: memory.bare, warmUp: () => runBare(warm), run: () => runBare(w) });
+    progress(`${w.name}: ${w.recordings.length} recording(s), ${(w.bytes / (1 << 20)).toFixed(1)} MiB, ${w.outputEvents} output events`);
+    const t = await compare(sides, runs, (msg) => progress(`${w.name}: ${msg}`));
+    const none = { ms: [], medianMs: NaN, bestMs: NaN };
+    results.push({ workload: w, pipeline: t.get('pipeline') ?? none, bare: t.get('bare') ?? none, transitions });
+  }
+
+  const totalS = (performance.now() - started) / 1000;
+  const mem = { peakRss: peakRssMb(), pipelineHeap: memory.pipeline.heapUsedMb, bareHeap: memory.bare.heapUsedMb };
+  const out = process.stdout;
+  out.write(`termsupervisor bench: full pipeline (replayCast, default config) vs bare @xterm/headless on the same bytes\n`);
+  out.write(`median of ${runs} timed runs per side after a warm-up pass (first ${WARMUP_BYTES >> 20} MiB); MB = MiB of UTF-8 output; node ${process.version}, ${cpus().length} CPU(s)\n\n`);
+  out.write(humanTable(results) + '\n\n');
+  out.write(`memory: peak RSS ${mem.peakRss.toFixed(0)} MB (whole process, includes the in-memory synthetic cast); `);
+  out.write(`peak heap used ${mem.pipelineHeap.toFixed(0)} MB in pipeline runs, ${mem.bareHeap.toFixed(0)} MB in bare runs\n`);
+  out.write(`total ${totalS.toFixed(1)} s\n`);
+  const below = results.filter((r) => ratio(r) < TARGET_RATIO);
+  if (below.length) {
+    out.write(`\nbelow the ${TARGET_RATIO} target: ${below.map((r) => r.workload.name).join(', ')}. To see where the time goes:\n`);
+    out.write(`  node --cpu-prof --cpu-prof-dir=/tmp/ts-prof dist/bench/bench.js --only synthetic --side pipeline --runs 1\n`);
+    out.write(`  node dist/bench/profile-summary.js /tmp/ts-prof/*.cpuprofile\n`);
+  }
+  if (a.options.has('json')) out.write(JSON.stringify(summary(results, runs, mem, totalS)) + '\n');
+}
+
+function summary(results: WorkloadResult[], runs: number, mem: { peakRss: number; pipelineHeap: number; bareHeap: number }, totalS: number) {
+  const synthetic = results.find((r) => r.workload.name === 'synthetic');
+  const corpus = results.find((r) => r.workload.name === 'corpus');
+  return {
+    // The headline figures (synthetic stream) under the names asked for, then everything per workload.
+    ...(synthetic && { pipeline_ratio: round(ratio(synthetic), 3), pipeline_mb_s: jsonFigures(synthetic, '')['pipeline_mb_s'], bare_mb_s: jsonFigures(synthetic, '')['bare_mb_s'] }),
+    ...(corpus && { corpus_ratio: round(ratio(corpus), 3) }),
+    target_ratio: TARGET_RATIO,
+    meets_target: results.every((r) => ratio(r) >= TARGET_RATIO),
+    ...(synthetic && jsonFigures(synthetic, 'synthetic_')),
+    ...(corpus && { ...jsonFigures(corpus, 'corpus_'), corpus_recordings: corpus.workload.recordings.length }),
+    synthetic_seed: SYNTHETIC_SEED,
+    statistic: 'median',
+    runs,
+    warmup_runs: 1,
+    peak_rss_mb: round(mem.peakRss, 1),
+    peak_heap_used_mb: round(Math.max(mem.pipelineHeap, mem.bareHeap), 1),
+    pipeline_peak_heap_mb: round(mem.pipelineHeap, 1),
+    bare_peak_heap_mb: round(mem.bareHeap, 1),
+    total_s: round(totalS, 1),
+    node: process.version,
+    cpus: cpus().length,
+  };
+}
+
+function positiveInt(v: string | true | undefined, fallback: number, name: string): number {
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (v === true || !Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive whole number, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => {
+  process.stderr.write(`bench: ${(e as Error).message ?? e}\n`);
+  process.exitCode = 1;
+});
