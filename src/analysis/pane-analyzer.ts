@@ -216,8 +216,30 @@ export class PaneAnalyzer {
       this.emit(out, t, 'run', 1, 'osc7501.working_confirmed', p.line);
     }
     if (this.anchor && !this.anchor.evidence && t - this.anchor.t > th.anchor_evidence_window_s) this.anchor = null;
-    out.push(...this.evaluate(t));
+    if (this.timeMatters(t)) out.push(...this.evaluate(t));
     return out;
+  }
+
+  /** Whether the passing of time alone could change a decision now; a tick is skipped otherwise (a quiet pane
+   * costs nothing between changes). */
+  private timeMatters(t: number): boolean {
+    const th = this.cfg.thresholds;
+    const phase = this.phase();
+    if (this.doneCandidate) return true;
+    if (this.waitSince !== null && phase !== 'waiting') return true;
+    if (this.workingSince !== null && phase === 'rest') return true;
+    const quiet = t - this.lastMeaningfulAt;
+    const verdict = this.cls?.verdict;
+    if (phase === 'running') {
+      if (quiet >= th.stall_after_s && !this.stalled) return true;
+      if (verdict === 'unknown' && quiet >= Math.min(th.quiet_done_s, th.quiet_idle_s)) return true;
+    }
+    if (this.state === 'IDLE' && quiet >= th.idle_reemit_s) return true;
+    // A title animation stopping can turn "working" (read from the title alone) into something else.
+    const lastTitle = this.titleChanges[this.titleChanges.length - 1];
+    const titleDecides = verdict !== 'working' || (this.cls?.rule.endsWith('title_spinner') ?? false);
+    if (titleDecides && lastTitle !== undefined && t - lastTitle <= th.title_animation_s + th.tick_s) return true;
+    return t - this.tier1LastAt <= th.prompt_silence_s + th.tick_s;
   }
 
   /** Classify the current screen (the `classify` command and the dashboard's "why"). */

@@ -144,6 +144,9 @@ function suggest(k: string, known: string[]): string {
 export interface Thresholds {
   tick_s: number;
   coalesce_s: number;
+  steady_coalesce_s: number;
+  steady_after_s: number;
+  settle_s: number;
   quiet_done_s: number;
   quiet_idle_s: number;
   quiet_wait_s: number;

@@ -13,11 +13,38 @@ import { forcedProgram } from '../analysis/profiles/index.js';
 import type { Signal } from '../analysis/types.js';
 import { paneMachine, type Transition } from '../state/pane-machine.js';
 import type { Clock } from '../state/clock.js';
+import { normalizeLine } from '../queue/normalize.js';
 
+/** Title glyphs that animate while a program works (braille, half circles). */
+const TITLE_SPINNER = /^\s*[⠀-⣿◐◑◒◓]/u;
 /** A synchronized-output frame left open longer than this is read anyway (a crashed program never closes it). */
 const SYNC_FRAME_MAX_S = 1;
 /** Bytes queued in the terminal beyond which a feeder should wait for drain() (xterm drops data past 50 MB). */
 export const WRITE_HIGH_WATER = 4 << 20;
+/** Events queued beyond which a feeder should wait too (a flood of one-byte events is cheap in bytes only). */
+export const MAX_QUEUED_EVENTS = 10_000;
+
+/** A FIFO of times with O(1) shift (Array.shift is O(n) and a flood of tiny events made replay quadratic). */
+class TimeQueue {
+  private items: number[] = [];
+  private first = 0;
+  get size(): number {
+    return this.items.length - this.first;
+  }
+  get head(): number | undefined {
+    return this.first < this.items.length ? this.items[this.first] : undefined;
+  }
+  push(t: number): void {
+    this.items.push(t);
+  }
+  shift(): void {
+    this.first++;
+    if (this.first >= 1024 && this.first * 2 >= this.items.length) {
+      this.items = this.items.slice(this.first);
+      this.first = 0;
+    }
+  }
+}
 
 export interface PaneMonitorOptions {
   cfg: Config;
@@ -43,13 +70,14 @@ export class PaneMonitor {
   private readonly clock: Clock;
   private readonly transitionListeners: TransitionListener[] = [];
   private readonly signalListeners: SignalListener[] = [];
-  /** Times of the events queued in the terminal, oldest first: [0] is the chunk being parsed. */
-  private readonly inFlight: number[] = [];
+  /** Times of the events queued in the terminal, oldest first: the head is the chunk being parsed. */
+  private readonly inFlight = new TimeQueue();
   private pending = 0;
   private drainWaiters: Array<() => void> = [];
   private tickTimer: unknown = null;
   private coalesceTimer: unknown = null;
   private syncSince: number | null = null;
+  private titleKind = '';
   private stopped = false;
   exited: { t: number; code: number | null } | null = null;
 
@@ -71,7 +99,8 @@ export class PaneMonitor {
     });
     this.actor.start();
     this.screen.onSignal((signal, line) => {
-      const t = this.inFlight[0] ?? this.nowS();
+      const t = this.inFlight.head ?? this.nowS();
+      if (signal.kind !== 'title' || this.titleKindChanged(signal.title)) this.queue.noteEvent(t);
       this.apply(this.analyzer.signal({ t, signal, line } satisfies TimedSignal));
     });
     this.scheduleTick();
@@ -92,21 +121,41 @@ export class PaneMonitor {
   /** Feed one source event. Cheap: the work happens as the terminal parses it. */
   handle(ev: PaneEvent): void {
     if (this.stopped) return;
-    const before = this.opts.beforeEvent;
-    if (before) this.screen.write('', () => before(ev.t));
+    // The clock must reach an event's time before the event is parsed: done here when the terminal is idle,
+    // otherwise by the callback of the event queued just before it (see done()).
+    if (this.opts.beforeEvent && this.inFlight.size === 0) this.opts.beforeEvent(ev.t);
+    this.inFlight.push(ev.t);
     if (ev.kind === 'output') {
       const size = ev.data.length;
       this.pending += size;
-      this.inFlight.push(ev.t);
       this.screen.write(ev.data, () => {
-        this.inFlight.shift();
         this.pending -= size;
+        this.done();
         this.afterOutput(ev.t, ev.data);
-        if (this.pending < WRITE_HIGH_WATER / 2) this.releaseDrain();
+        this.advanceToNext();
+        if (this.pending < WRITE_HIGH_WATER / 2 && this.inFlight.size < MAX_QUEUED_EVENTS / 2) this.releaseDrain();
       });
       return;
     }
-    this.screen.write('', () => this.afterOther(ev));
+    this.screen.write('', () => {
+      this.done();
+      this.afterOther(ev);
+      this.advanceToNext();
+    });
+  }
+
+  /** Events handed in and not yet applied (a feeder pauses on this as well as on bytes). */
+  get pendingEvents(): number {
+    return this.inFlight.size;
+  }
+
+  private done(): void {
+    this.inFlight.shift();
+  }
+
+  private advanceToNext(): void {
+    const next = this.inFlight.head;
+    if (next !== undefined && this.opts.beforeEvent) this.opts.beforeEvent(next);
   }
 
   /** Bytes handed to the terminal and not parsed yet. */
@@ -116,7 +165,7 @@ export class PaneMonitor {
 
   /** Resolves once the terminal has caught up below half the high-water mark. */
   drain(): Promise<void> {
-    if (this.pending < WRITE_HIGH_WATER / 2) return Promise.resolve();
+    if (this.pending < WRITE_HIGH_WATER / 2 && this.inFlight.size < MAX_QUEUED_EVENTS / 2) return Promise.resolve();
     return new Promise((resolve) => this.drainWaiters.push(resolve));
   }
 
@@ -134,7 +183,7 @@ export class PaneMonitor {
   /** Take a snapshot now if the screen changed, then run the analyzer's timers. */
   tick(): void {
     const t = this.nowS();
-    this.maybeTake(t, true);
+    this.maybeTake(t, false);
     this.apply(this.analyzer.tick(t));
   }
 
@@ -155,12 +204,28 @@ export class PaneMonitor {
   private afterOutput(t: number, data: string | Uint8Array): void {
     this.queue.noteOutput(t, data);
     this.maybeTake(t, false);
-    if (this.queue.isDirty && this.coalesceTimer === null) {
-      this.coalesceTimer = this.clock.setTimeout(() => {
-        this.coalesceTimer = null;
-        this.maybeTake(this.nowS(), true);
-      }, this.cfg.thresholds.coalesce_s * 1000);
-    }
+    this.armCoalesce(t);
+  }
+
+  /** One timer per pane for the pending change; when it fires early (output went on) it re-arms itself. */
+  private armCoalesce(t: number): void {
+    if (!this.queue.isDirty || this.coalesceTimer !== null || this.stopped) return;
+    // Never less than one coalescing window: a change held back (mid sync frame) must not spin the timer.
+    const wait = Math.max(this.cfg.thresholds.coalesce_s, this.queue.dueAt(t) - t);
+    this.coalesceTimer = this.clock.setTimeout(() => {
+      this.coalesceTimer = null;
+      const now = this.nowS();
+      this.maybeTake(now, false);
+      this.armCoalesce(now);
+    }, wait * 1000);
+  }
+
+  /** A title's kind: its text without spinner frames, and whether a spinner leads it (◐ → ✳ ends a turn). */
+  private titleKindChanged(title: string): boolean {
+    const kind = `${TITLE_SPINNER.test(title) ? 'spin' : 'still'}|${normalizeLine(title)}`;
+    if (kind === this.titleKind) return false;
+    this.titleKind = kind;
+    return true;
   }
 
   private afterOther(ev: PaneEvent): void {

@@ -2,7 +2,7 @@
 import type { AgentChoice, Config } from '../config/config.js';
 import { ReplaySource } from '../attach/replay-source.js';
 import { VirtualClock } from '../state/clock.js';
-import { PaneMonitor, WRITE_HIGH_WATER } from './pane-monitor.js';
+import { MAX_QUEUED_EVENTS, PaneMonitor, WRITE_HIGH_WATER } from './pane-monitor.js';
 import type { Transition } from '../state/pane-machine.js';
 
 /** After the last event, time runs on this long so quiet windows and stability timers can finish. */
@@ -31,7 +31,7 @@ export async function replayCast(source: ReplaySource, cfg: Config, agent: Agent
     onTransition?.(tr);
   });
   source.onEvent((ev) => monitor.handle(ev));
-  await source.start(() => (monitor.pendingBytes > WRITE_HIGH_WATER ? monitor.drain() : undefined));
+  await source.start(() => (monitor.pendingBytes > WRITE_HIGH_WATER || monitor.pendingEvents > MAX_QUEUED_EVENTS ? monitor.drain() : undefined));
   await monitor.flush();
   const end = source.endTime;
   clock.advanceTo(Math.max(end, lastEventTime(source) + REPLAY_TAIL_S) * 1000);

@@ -15,17 +15,30 @@ export function normalizeLine(line: string): string {
   return line.replace(LEADING_SPINNER, '').trimStart().replace(BRAILLE, '').replace(TIMERS, '#');
 }
 
-/** FNV-1a over the rows: cheap, stable, good enough to tell "changed" from "same". */
-export function hashLines(lines: readonly string[], normalize: boolean): string {
+/** FNV-1a of one row (folded or raw). */
+export function hashRow(line: string, normalize: boolean): number {
+  const text = normalize ? normalizeLine(line) : line;
   let h = 0x811c9dc5;
-  for (const raw of lines) {
-    const line = normalize ? normalizeLine(raw) : raw;
-    for (let i = 0; i < line.length; i++) {
-      h ^= line.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    h ^= 10;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** Row hashes folded into one (order matters: the same rows in another order are another screen). */
+export function combineRowHashes(rows: readonly number[]): string {
+  let h = 0x811c9dc5;
+  for (const r of rows) {
+    h ^= r;
+    h = Math.imul(h, 0x01000193);
+    h ^= r >>> 16;
     h = Math.imul(h, 0x01000193);
   }
   return (h >>> 0).toString(16);
+}
+
+/** Cheap, stable, good enough to tell "changed" from "same". */
+export function hashLines(lines: readonly string[], normalize: boolean): string {
+  return combineRowHashes(lines.map((l) => hashRow(l, normalize)));
 }

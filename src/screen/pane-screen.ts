@@ -4,11 +4,14 @@ import xtermHeadless from '@xterm/headless';
 import type { Terminal as XTerminal, IDisposable } from '@xterm/headless';
 import { parseAgentState, parseIterm, parseNotification, parseShellIntegration } from './osc-parse.js';
 import type { InBandSignal, ScreenSnapshot } from './types.js';
+import { CsiClamp } from './csi-clamp.js';
 
 const { Terminal } = xtermHeadless;
 
 /** Scrollback kept per pane: enough for context in `screen` views, small enough for 100 panes. */
 export const SCREEN_SCROLLBACK_LINES = 1000;
+/** Titles longer than this are cut: a title is shown and compared often, and a program may set megabytes. */
+export const MAX_TITLE_CHARS = 512;
 
 export interface PaneScreenOptions {
   cols: number;
@@ -25,6 +28,13 @@ export class PaneScreen {
   private title = '';
   /** Inside a synchronized-output frame (CSI ?2026h … l) the screen is half drawn: do not read it. */
   private syncFrame = false;
+  private readonly clamp = new CsiClamp();
+  private readonly decoder = new TextDecoder('utf-8');
+  /** Rows as last read, and the range xterm reported changed since (empty when from > to). */
+  private rowCache: string[] = [];
+  private dirtyFrom = 0;
+  private dirtyTo = Number.MAX_SAFE_INTEGER;
+  private readonly tracksDirtyRows: boolean;
 
   constructor(opts: PaneScreenOptions) {
     this.term = new Terminal({
@@ -32,7 +42,9 @@ export class PaneScreen {
       rows: clampDim(opts.rows, 24),
       scrollback: opts.scrollback ?? SCREEN_SCROLLBACK_LINES,
       allowProposedApi: true,
+      logLevel: 'off', // xterm would dump its parser state to stderr (the user's terminal) on every bad byte
     });
+    this.tracksDirtyRows = this.hookDirtyRows();
     const p = this.term.parser;
     const osc = (ident: number, parse: (d: string) => InBandSignal | null) =>
       this.disposables.push(p.registerOscHandler(ident, (data) => {
@@ -59,13 +71,34 @@ export class PaneScreen {
     modes('h');
     modes('l');
     this.disposables.push(
-      this.term.onTitleChange((title) => {
+      this.term.onTitleChange((raw) => {
+        const title = raw.length > MAX_TITLE_CHARS ? raw.slice(0, MAX_TITLE_CHARS) : raw;
         this.title = title;
         this.emit({ kind: 'title', title });
       }),
       this.term.onBell(() => this.emit({ kind: 'bell' })),
-      this.term.buffer.onBufferChange((buf) => this.emit({ kind: 'alt-screen', on: buf.type === 'alternate' })),
+      this.term.buffer.onBufferChange((buf) => {
+        this.markAllDirty();
+        this.emit({ kind: 'alt-screen', on: buf.type === 'alternate' });
+      }),
     );
+  }
+
+  /** xterm's input handler reports the rows each parse touched; with it a snapshot re-reads only those rows.
+   * It is internal API (pinned @xterm/headless 5.5): without it every snapshot reads every row. */
+  private hookDirtyRows(): boolean {
+    const ih = (this.term as unknown as { _core?: { _inputHandler?: { onRequestRefreshRows?: (cb: (a: number, b: number) => void) => IDisposable } } })._core?._inputHandler;
+    if (typeof ih?.onRequestRefreshRows !== 'function') return false;
+    this.disposables.push(ih.onRequestRefreshRows((from, to) => {
+      if (from < this.dirtyFrom) this.dirtyFrom = from;
+      if (to > this.dirtyTo) this.dirtyTo = to;
+    }));
+    return true;
+  }
+
+  private markAllDirty(): void {
+    this.dirtyFrom = 0;
+    this.dirtyTo = Number.MAX_SAFE_INTEGER;
   }
 
   onSignal(listener: SignalListener): void {
@@ -74,11 +107,13 @@ export class PaneScreen {
 
   /** Queue bytes for parsing; `done` runs once they are on the screen (in write order). */
   write(data: string | Uint8Array, done?: () => void): void {
-    this.term.write(data, done);
+    const text = typeof data === 'string' ? data : this.decoder.decode(data, { stream: true });
+    this.term.write(text.length ? this.clamp.filter(text) : text, done);
   }
 
   resize(cols: number, rows: number): void {
     this.term.resize(clampDim(cols, this.term.cols), clampDim(rows, this.term.rows));
+    this.markAllDirty();
   }
 
   get inSyncFrame(): boolean {
@@ -89,9 +124,21 @@ export class PaneScreen {
   snapshot(): ScreenSnapshot {
     const buf = this.term.buffer.active;
     const rows = this.term.rows;
-    const lines: string[] = new Array(rows);
-    for (let y = 0; y < rows; y++) lines[y] = buf.getLine(buf.viewportY + y)?.translateToString(true) ?? '';
+    if (!this.tracksDirtyRows || this.rowCache.length !== rows) this.markAllDirty();
+    if (this.rowCache.length !== rows) this.rowCache = new Array<string>(rows).fill('');
+    const changedRows: number[] = [];
+    for (let y = Math.max(0, this.dirtyFrom), to = Math.min(rows - 1, this.dirtyTo); y <= to; y++) {
+      const text = buf.getLine(buf.viewportY + y)?.translateToString(true) ?? '';
+      if (text !== this.rowCache[y]) {
+        this.rowCache[y] = text;
+        changedRows.push(y);
+      }
+    }
+    this.dirtyFrom = Number.MAX_SAFE_INTEGER;
+    this.dirtyTo = -1;
+    const lines = this.rowCache.slice();
     return {
+      changedRows,
       cols: this.term.cols,
       rows,
       lines,

@@ -31,6 +31,8 @@ export interface ScreenSnapshot {
   rows: number;
   /** Visible rows, top to bottom, trailing blanks trimmed per row. */
   lines: string[];
+  /** Rows whose text differs from the previous snapshot of the same screen (absent: unknown, assume all). */
+  changedRows?: number[];
   cursorX: number;
   cursorY: number;
   /** Rows scrolled into history above the visible screen: row y on screen is absolute row baseY + y. */

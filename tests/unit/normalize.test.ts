@@ -156,6 +156,7 @@ describe('PaneChangeQueue', () => {
   it('coalesces: one snapshot per window, counts newlines and bytes in between', () => {
     const q = new PaneChangeQueue(cfg.thresholds);
     expect(q.due(0)).toBe(false);
+    q.noteInput(0); // a key was typed: the short window applies
     q.noteOutput(0, 'a\nb\n');
     expect(q.due(0)).toBe(true);
     const c = q.take(0, snap(['a', 'b', '']));
@@ -164,5 +165,25 @@ describe('PaneChangeQueue', () => {
     expect(q.due(0.01)).toBe(false);
     expect(q.due(cfg.thresholds.coalesce_s)).toBe(true);
     expect(q.history.size).toBe(1);
+  });
+
+  it('steady output (no keys, no signals) is read when a frame settles or at the steady window', () => {
+    const th = cfg.thresholds;
+    const q = new PaneChangeQueue(th);
+    q.noteOutput(0, 'x');
+    q.take(0, snap(['x']));
+    // continuous output every 0.1 s never settles: read at the steady window only
+    for (let i = 1; i / 10 + 0.05 < th.steady_coalesce_s; i++) {
+      const t = i / 10;
+      q.noteOutput(t, 'y');
+      expect(q.due(t + 0.05), `at ${t}`).toBe(false);
+    }
+    expect(q.due(th.steady_coalesce_s)).toBe(true);
+    q.take(th.steady_coalesce_s, snap(['y']));
+    // one write, then a pause: read settle_s after it
+    const w = th.steady_coalesce_s + 0.3;
+    q.noteOutput(w, 'z');
+    expect(q.due(w + th.settle_s / 2)).toBe(false);
+    expect(q.due(w + th.settle_s)).toBe(true);
   });
 });

@@ -1,0 +1,39 @@
+// Clamps repeat counts of the CSI sequences xterm executes once per count (scroll S/T, insert/delete lines L/M,
+// repeat b, tab I/Z, insert/delete/erase chars @/P/X): `ESC[2147483647S` would otherwise keep the parser busy for
+// hours and freeze every pane of the daemon. A sequence split across chunks is held back until it is complete.
+
+/** No screen needs more repeats than this (rows × cols of the largest pane is far less). */
+export const MAX_CSI_REPEAT = 9999;
+/** A CSI longer than this without a final byte is not held back any more (it is garbage; xterm drops it). */
+const MAX_HELD_CSI = 64;
+
+const LOOPING_CSI = /(\x1b\[|\x9b)([\d;:]*)([STLMbIZ@PX])/g;
+const BIG_NUMBER = /\d{5,}/g;
+/** An unfinished CSI at the very end of a chunk: introducer plus parameters, no final byte yet. */
+const TRAILING_CSI = /(?:\x1b\[|\x9b|\x1b)[\d;:?<=>]*$/;
+
+export class CsiClamp {
+  private held = '';
+
+  /** The chunk as it may be handed to the terminal (maybe without a trailing partial CSI, kept for next time). */
+  filter(chunk: string): string {
+    let data = this.held + chunk;
+    this.held = '';
+    const tail = TRAILING_CSI.exec(data);
+    if (tail && tail[0].length <= MAX_HELD_CSI) {
+      this.held = tail[0];
+      data = data.slice(0, tail.index);
+    }
+    if (data.indexOf('\x1b[') < 0 && data.indexOf('\x9b') < 0) return data;
+    return data.replace(LOOPING_CSI, (m, intro: string, params: string, final: string) =>
+      /\d{5}/.test(params) ? intro + params.replace(BIG_NUMBER, (n) => String(Math.min(Number(n), MAX_CSI_REPEAT))) + final : m,
+    );
+  }
+
+  /** Whatever is still held (at the end of a stream). */
+  flush(): string {
+    const h = this.held;
+    this.held = '';
+    return h;
+  }
+}
