@@ -220,6 +220,11 @@ export class PaneAnalyzer {
     return out;
   }
 
+  /** Whether this pane needs the fine tick: a turn in progress or a pending candidate (at rest, coarse will do). */
+  wantsTicks(t: number): boolean {
+    return this.phase() !== 'rest' || this.timeMatters(t) || this.pendingAgentWorking !== null || this.anchor !== null;
+  }
+
   /** Whether the passing of time alone could change a decision now; a tick is skipped otherwise (a quiet pane
    * costs nothing between changes). */
   private timeMatters(t: number): boolean {

@@ -29,6 +29,9 @@ export interface Cast {
 
 export class CastFormatError extends Error {}
 
+/** Recordings longer than this (about 11.6 days) are not sessions: their timestamps are wrong. */
+export const MAX_CAST_TIME_S = 1_000_000;
+
 export function parseCast(text: string): Cast {
   const lines = text.split('\n');
   let first = 0;
@@ -61,6 +64,11 @@ export function parseCast(text: string): Cast {
     }
     const code = ev[1] as CastEventCode;
     if (code !== 'o' && code !== 'i' && code !== 'm' && code !== 'r') {
+      skipped++;
+      continue;
+    }
+    // A stamp past MAX_CAST_TIME_S is a wall-clock time or garbage, not seconds since the start: skip it.
+    if (ev[0] > MAX_CAST_TIME_S) {
       skipped++;
       continue;
     }

@@ -5,6 +5,9 @@ import { basename } from 'node:path';
 import { parseCast, type Cast } from './asciicast.js';
 import type { PaneEvent, PaneEventListener, PaneSource, PaneSourceInfo } from './source.js';
 
+/** A header may declare rest after the last event; more than this is not rest but a wrong duration. */
+const MAX_TRAILING_REST_S = 600;
+
 export class ReplaySource implements PaneSource {
   readonly info: PaneSourceInfo;
   private readonly listeners: PaneEventListener[] = [];
@@ -21,11 +24,12 @@ export class ReplaySource implements PaneSource {
     this.listeners.push(listener);
   }
 
-  /** The recording's end: its declared duration, or its last event. */
+  /** The recording's end: its declared duration (believed up to MAX_TRAILING_REST_S past the last event), or its
+   * last event. */
   get endTime(): number {
     const last = this.cast.events[this.cast.events.length - 1]?.t ?? 0;
     const dur = this.cast.header.duration;
-    return typeof dur === 'number' && Number.isFinite(dur) ? Math.max(dur, last) : last;
+    return typeof dur === 'number' && Number.isFinite(dur) ? Math.max(last, Math.min(dur, last + MAX_TRAILING_REST_S)) : last;
   }
 
   /** Emit every event; `pace` lets the consumer apply back-pressure between events. */

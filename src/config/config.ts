@@ -143,6 +143,7 @@ function suggest(k: string, known: string[]): string {
 
 export interface Thresholds {
   tick_s: number;
+  rest_tick_s: number;
   coalesce_s: number;
   steady_coalesce_s: number;
   steady_after_s: number;

@@ -78,6 +78,7 @@ export class PaneMonitor {
   private coalesceTimer: unknown = null;
   private syncSince: number | null = null;
   private titleKind = '';
+  private coarseTick = false;
   private stopped = false;
   exited: { t: number; code: number | null } | null = null;
 
@@ -102,6 +103,7 @@ export class PaneMonitor {
       const t = this.inFlight.head ?? this.nowS();
       if (signal.kind !== 'title' || this.titleKindChanged(signal.title)) this.queue.noteEvent(t);
       this.apply(this.analyzer.signal({ t, signal, line } satisfies TimedSignal));
+      this.refreshTick();
     });
     this.scheduleTick();
   }
@@ -140,6 +142,7 @@ export class PaneMonitor {
     this.screen.write('', () => {
       this.done();
       this.afterOther(ev);
+      this.refreshTick();
       this.advanceToNext();
     });
   }
@@ -260,6 +263,15 @@ export class PaneMonitor {
     this.syncSince = null;
     const change = this.queue.take(t, this.screen.snapshot());
     this.apply(this.analyzer.change(change));
+    this.refreshTick();
+  }
+
+  /** After anything happened: a pane ticking coarsely that now has a turn or a candidate goes back to fine ticks. */
+  private refreshTick(): void {
+    if (!this.coarseTick || this.stopped || !this.analyzer.wantsTicks(this.nowS())) return;
+    if (this.tickTimer !== null) this.clock.clearTimeout(this.tickTimer);
+    this.tickTimer = null;
+    this.scheduleTick();
   }
 
   private apply(signals: Signal[]): void {
@@ -280,12 +292,17 @@ export class PaneMonitor {
 
   private scheduleTick(): void {
     if (this.stopped) return;
+    // At rest with nothing pending a pane is looked at once a second (a replayed quiet hour stays cheap).
+    const th = this.cfg.thresholds;
+    this.coarseTick = !(this.analyzer.wantsTicks(this.nowS()) || this.queue.isDirty);
+    const delay = this.coarseTick ? Math.max(th.tick_s, th.rest_tick_s) : th.tick_s;
     this.tickTimer = this.clock.setTimeout(() => {
       this.tickTimer = null;
       this.tick();
       this.scheduleTick();
-    }, this.cfg.thresholds.tick_s * 1000);
+    }, delay * 1000);
   }
+
 
   private releaseDrain(): void {
     const w = this.drainWaiters;

@@ -50,12 +50,21 @@ export function parseIterm(data: string): InBandSignal | null {
   return null;
 }
 
+/** An OSC 7501 key or value: a short word (`working`, `permission`, `codex`). */
+const WORD = /^[\w.-]{1,32}$/;
+/** Fields read from one OSC 7501 payload. */
+const MAX_7501_FIELDS = 8;
+
 /** Codex OSC 7501: `state=working:app=codex[:kind=permission]`. */
 export function parseAgentState(data: string): InBandSignal | null {
   const extra: Record<string, string> = {};
-  for (const part of data.split(':')) {
+  for (const part of data.split(':', MAX_7501_FIELDS)) {
     const eq = part.indexOf('=');
-    if (eq > 0) extra[part.slice(0, eq)] = part.slice(eq + 1);
+    if (eq <= 0) continue;
+    const key = part.slice(0, eq);
+    const value = part.slice(eq + 1);
+    // Keys and values become rule names and counter keys downstream: only short words are believed.
+    if (WORD.test(key) && WORD.test(value)) extra[key] = value;
   }
   const state = extra['state'];
   if (!state) return null;
