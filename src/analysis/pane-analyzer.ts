@@ -220,9 +220,22 @@ export class PaneAnalyzer {
     return out;
   }
 
-  /** Whether this pane needs the fine tick: a turn in progress or a pending candidate (at rest, coarse will do). */
+  /** Whether this pane needs the fine tick now: a pending candidate, a turn waiting for evidence, a window
+   * about to close. Otherwise the next look can wait until nextDeadline(). */
   wantsTicks(t: number): boolean {
-    return this.phase() !== 'rest' || this.timeMatters(t) || this.pendingAgentWorking !== null || this.anchor !== null;
+    return this.timeMatters(t) || this.pendingAgentWorking !== null || (this.anchor !== null && !this.anchor.evidence);
+  }
+
+  /** The earliest time at which a quiet window can close by itself (Infinity if none is running). */
+  nextDeadline(t: number): number {
+    const th = this.cfg.thresholds;
+    const marks = [th.quiet_done_s, th.quiet_idle_s, th.stall_after_s, th.idle_reemit_s].map((d) => this.lastMeaningfulAt + d);
+    const lastTitle = this.titleChanges[this.titleChanges.length - 1];
+    if (lastTitle !== undefined) marks.push(lastTitle + th.title_animation_s);
+    marks.push(this.tier1LastAt + th.prompt_silence_s);
+    let next = Infinity;
+    for (const m of marks) if (m > t && m < next) next = m;
+    return next;
   }
 
   /** Whether the passing of time alone could change a decision now; a tick is skipped otherwise (a quiet pane

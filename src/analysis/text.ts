@@ -5,11 +5,24 @@ export interface Hit {
   line: string;
 }
 
+/** One alternation per pattern list: a row is tested once per list instead of once per pattern. */
+const combined = new WeakMap<readonly RegExp[], RegExp>();
+
+function anyOf(patterns: readonly RegExp[]): RegExp {
+  let re = combined.get(patterns);
+  if (!re) {
+    re = patterns.length ? new RegExp(patterns.map((p) => `(?:${p.source})`).join('|'), 'u') : /(?!)/u;
+    combined.set(patterns, re);
+  }
+  return re;
+}
+
 /** The last row (bottom-most) matching any of the patterns. */
 export function lastMatch(lines: readonly string[], patterns: readonly RegExp[]): Hit | null {
+  const re = anyOf(patterns);
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i]!;
-    if (line && patterns.some((p) => p.test(line))) return { index: i, line };
+    if (line && re.test(line)) return { index: i, line };
   }
   return null;
 }

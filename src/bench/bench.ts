@@ -37,7 +37,7 @@ async function main(argv: string[]): Promise<void> {
   const sideChoice = oneOf(a.options.get('side'), ['both', 'pipeline', 'bare'] as const, 'side', 'both');
   const progress = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
   const started = performance.now();
-  const cfg = loadConfig(); // the shipped defaults, never the user's file
+  const cfg = loadConfig(process.env.BENCH_CONFIG ? { path: process.env.BENCH_CONFIG } : {}); // the shipped defaults unless asked
 
   const workloads: Workload[] = [];
   if (only !== 'corpus') {

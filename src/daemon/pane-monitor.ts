@@ -294,8 +294,10 @@ export class PaneMonitor {
     if (this.stopped) return;
     // At rest with nothing pending a pane is looked at once a second (a replayed quiet hour stays cheap).
     const th = this.cfg.thresholds;
-    this.coarseTick = !(this.analyzer.wantsTicks(this.nowS()) || this.queue.isDirty);
-    const delay = this.coarseTick ? Math.max(th.tick_s, th.rest_tick_s) : th.tick_s;
+    const now = this.nowS();
+    this.coarseTick = !(this.analyzer.wantsTicks(now) || this.queue.isDirty);
+    const untilDeadline = Math.max(th.tick_s, this.analyzer.nextDeadline(now) - now + th.tick_s / 2);
+    const delay = this.coarseTick ? Math.min(Math.max(th.tick_s, th.rest_tick_s), untilDeadline) : th.tick_s;
     this.tickTimer = this.clock.setTimeout(() => {
       this.tickTimer = null;
       this.tick();

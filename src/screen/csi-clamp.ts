@@ -9,8 +9,9 @@ const MAX_HELD_CSI = 64;
 
 const LOOPING_CSI = /(\x1b\[|\x9b)([\d;:]*)([STLMbIZ@PX])/g;
 const BIG_NUMBER = /\d{5,}/g;
+const BIG_PARAM = /(?:\x1b\[|\x9b)[\d;:]*\d{5}/;
 /** An unfinished CSI at the very end of a chunk: introducer plus parameters, no final byte yet. */
-const TRAILING_CSI = /(?:\x1b\[|\x9b|\x1b)[\d;:?<=>]*$/;
+const TRAILING_CSI = /(?:\x1b\[[\d;:?<=>]*|\x9b[\d;:?<=>]*|\x1b)$/;
 
 export class CsiClamp {
   private held = '';
@@ -19,12 +20,15 @@ export class CsiClamp {
   filter(chunk: string): string {
     let data = this.held + chunk;
     this.held = '';
-    const tail = TRAILING_CSI.exec(data);
-    if (tail && tail[0].length <= MAX_HELD_CSI) {
+    // Only the end of the chunk can hold an unfinished sequence: look at its last MAX_HELD_CSI characters.
+    const from = Math.max(0, data.length - MAX_HELD_CSI);
+    const tail = TRAILING_CSI.exec(data.length > MAX_HELD_CSI ? data.slice(from) : data);
+    if (tail) {
       this.held = tail[0];
-      data = data.slice(0, tail.index);
+      data = data.slice(0, data.length - tail[0].length);
     }
-    if (data.indexOf('\x1b[') < 0 && data.indexOf('\x9b') < 0) return data;
+    // Almost every chunk has CSIs, almost none has a five-digit parameter: test before rewriting.
+    if (!BIG_PARAM.test(data)) return data;
     return data.replace(LOOPING_CSI, (m, intro: string, params: string, final: string) =>
       /\d{5}/.test(params) ? intro + params.replace(BIG_NUMBER, (n) => String(Math.min(Number(n), MAX_CSI_REPEAT))) + final : m,
     );
