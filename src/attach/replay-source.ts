@@ -5,6 +5,10 @@ import { basename } from 'node:path';
 import { parseCast, type Cast } from './asciicast.js';
 import type { PaneEvent, PaneEventListener, PaneSource, PaneSourceInfo } from './source.js';
 
+/** Output chunks closer together than this are one frame (a pty read split a program's write). */
+const SAME_FRAME_S = 0.002;
+/** A merged write stays below this size (a flood is still fed in pieces, with back-pressure between them). */
+const MAX_MERGED_CHARS = 64 << 10;
 /** A header may declare rest after the last event; more than this is not rest but a wrong duration. */
 const MAX_TRAILING_REST_S = 600;
 
@@ -34,9 +38,20 @@ export class ReplaySource implements PaneSource {
 
   /** Emit every event; `pace` lets the consumer apply back-pressure between events. */
   async start(pace?: () => Promise<void> | void): Promise<void> {
-    for (const e of this.cast.events) {
-      const ev = toEvent(e.t, e.code, e.data);
+    const events = this.cast.events;
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i]!;
+      let ev = toEvent(e.t, e.code, e.data);
       if (!ev) continue;
+      // Output chunks a pty delivered back to back (one frame written in pieces) are one write here, as a
+      // terminal would see them: stamped with the first chunk's time.
+      if (ev.kind === 'output') {
+        let data = ev.data as string;
+        while (i + 1 < events.length && events[i + 1]!.code === 'o' && events[i + 1]!.t - e.t <= SAME_FRAME_S && data.length < MAX_MERGED_CHARS) {
+          data += events[++i]!.data;
+        }
+        ev = { kind: 'output', t: e.t, data };
+      }
       for (const l of this.listeners) l(ev);
       const p = pace?.();
       if (p) await p;

@@ -15,6 +15,8 @@ import { paneMachine, type Transition } from '../state/pane-machine.js';
 import type { Clock } from '../state/clock.js';
 import { normalizeLine } from '../queue/normalize.js';
 
+/** Keys that submit, interrupt or answer (Enter, Esc, Ctrl-C, Ctrl-D, Tab): a turn may start or end with them. */
+const CONTROL_KEYS = /[\r\n\x1b\x03\x04\t]/;
 /** Title glyphs that animate while a program works (braille, half circles). */
 const TITLE_SPINNER = /^\s*[⠀-⣿◐◑◒◓]/u;
 /** A synchronized-output frame left open longer than this is read anyway (a crashed program never closes it). */
@@ -233,11 +235,15 @@ export class PaneMonitor {
 
   private afterOther(ev: PaneEvent): void {
     switch (ev.kind) {
-      case 'input':
-        this.queue.noteInput(ev.t);
-        this.maybeTake(ev.t, true);
+      case 'input': {
+        // Enter, Esc, Ctrl-C and friends end or start turns: read the screen as it was just before them, and
+        // read it promptly afterwards. Plain typing only echoes: it waits for the ordinary coalescing.
+        const control = CONTROL_KEYS.test(ev.data);
+        this.queue.noteInput(ev.t, control);
+        if (control) this.maybeTake(ev.t, true);
         this.apply(this.analyzer.input(ev.t, ev.data));
         break;
+      }
       case 'resize':
         this.screen.resize(ev.cols, ev.rows);
         break;

@@ -4,8 +4,24 @@ import type { ScreenSnapshot } from '../screen/types.js';
 import { combineRowHashes, hashRow } from './normalize.js';
 import { PaneHistory } from './pane-history.js';
 
-/** The row-hash memo holds about this many screens' worth of row texts. */
-const HASH_MEMO_SCREENS = 4;
+/** Scroll detection compares this many top rows; only worth it when more rows than this changed. */
+const SCROLL_CHECK_ROWS = 3;
+
+/** How many rows the screen scrolled up since `prev` (0 if it did not, or the top rows do not line up). */
+function scrollShift(prev: readonly string[], next: readonly string[]): number {
+  const n = next.length;
+  for (let k = 1; k < n - SCROLL_CHECK_ROWS; k++) {
+    let ok = true;
+    for (let i = 0; i < SCROLL_CHECK_ROWS; i++) {
+      if (next[i] !== prev[i + k]) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) return k;
+  }
+  return 0;
+}
 
 export interface PaneChange {
   t: number;
@@ -50,7 +66,7 @@ export class PaneChangeQueue {
   private lastOutputAt = 0;
   /** Folded hash per visible row, recomputed only for the rows the screen reports changed. */
   private rowHashes: number[] = [];
-  private readonly hashByText = new Map<string, number>();
+  private prevLines: readonly string[] = [];
   private rateSum = 0;
   /** (time, newlines) per taken change inside the rate window. */
   private readonly rate: Array<[number, number]> = [];
@@ -67,9 +83,10 @@ export class PaneChangeQueue {
     if (t - this.lastInputAt > this.timing.echo_window_s) this.echoOnly = false;
   }
 
-  noteInput(t: number): void {
+  /** Keys typed: their echo is not work; a control key (Enter, Esc…) also makes the next reads prompt. */
+  noteInput(t: number, control = true): void {
     this.lastInputAt = t;
-    this.noteEvent(t);
+    if (control) this.noteEvent(t);
   }
 
   /** Something other than plain output happened (keys, an in-band signal): read the screen promptly again. */
@@ -133,22 +150,22 @@ export class PaneChangeQueue {
   private foldedHash(snapshot: ScreenSnapshot): string {
     const lines = snapshot.lines;
     const n = lines.length;
-    const full = this.rowHashes.length !== n || !snapshot.changedRows;
-    const rows = full ? lines.map((_, y) => y) : snapshot.changedRows!;
-    if (full) this.rowHashes = new Array<number>(n).fill(0);
-    // Scrolling moves rows rather than changing them: a row's hash depends only on its text, so remember recent
-    // texts (a bounded memo, dropped whole when it outgrows a few screens).
-    if (this.hashByText.size > HASH_MEMO_SCREENS * n) this.hashByText.clear();
+    const prev = this.prevLines;
+    const prevHashes = this.rowHashes;
+    const sameSize = prev.length === n && prevHashes.length === n;
+    const rows = sameSize && snapshot.changedRows ? snapshot.changedRows : lines.map((_, y) => y);
+    // Scrolling moves rows rather than changing them: find by how much, then reuse a moved row's hash (a hash
+    // depends only on the row's text, so any row with equal text may lend it: equality is all that is checked).
+    const shift = sameSize && rows.length > SCROLL_CHECK_ROWS ? scrollShift(prev, lines) : 0;
+    const hashes = sameSize ? prevHashes.slice() : new Array<number>(n).fill(0);
     for (const y of rows) {
       const text = lines[y]!;
-      let h = this.hashByText.get(text);
-      if (h === undefined) {
-        h = hashRow(text, true);
-        this.hashByText.set(text, h);
-      }
-      this.rowHashes[y] = h;
+      const from = y + shift;
+      hashes[y] = shift && from < n && prev[from] === text ? prevHashes[from]! : hashRow(text, true);
     }
-    return combineRowHashes(this.rowHashes);
+    this.rowHashes = hashes;
+    this.prevLines = lines;
+    return combineRowHashes(hashes);
   }
 
   private echoOnlyChange(): boolean {

@@ -9,7 +9,7 @@ const MAX_HELD_CSI = 64;
 
 const LOOPING_CSI = /(\x1b\[|\x9b)([\d;:]*)([STLMbIZ@PX])/g;
 const BIG_NUMBER = /\d{5,}/g;
-const BIG_PARAM = /(?:\x1b\[|\x9b)[\d;:]*\d{5}/;
+const FIVE_DIGITS = /\d{5}/;
 /** An unfinished CSI at the very end of a chunk: introducer plus parameters, no final byte yet. */
 const TRAILING_CSI = /(?:\x1b\[[\d;:?<=>]*|\x9b[\d;:?<=>]*|\x1b)$/;
 
@@ -20,15 +20,17 @@ export class CsiClamp {
   filter(chunk: string): string {
     let data = this.held + chunk;
     this.held = '';
-    // Only the end of the chunk can hold an unfinished sequence: look at its last MAX_HELD_CSI characters.
-    const from = Math.max(0, data.length - MAX_HELD_CSI);
-    const tail = TRAILING_CSI.exec(data.length > MAX_HELD_CSI ? data.slice(from) : data);
-    if (tail) {
-      this.held = tail[0];
-      data = data.slice(0, data.length - tail[0].length);
+    // Only the end of the chunk can hold an unfinished sequence: look from its last ESC/CSI, if that is near.
+    const esc = Math.max(data.lastIndexOf('\x1b'), data.lastIndexOf('\x9b'));
+    if (esc >= 0 && data.length - esc <= MAX_HELD_CSI) {
+      const tail = TRAILING_CSI.exec(data.slice(esc));
+      if (tail) {
+        this.held = tail[0];
+        data = data.slice(0, data.length - tail[0].length);
+      }
     }
     // Almost every chunk has CSIs, almost none has a five-digit parameter: test before rewriting.
-    if (!BIG_PARAM.test(data)) return data;
+    if (!FIVE_DIGITS.test(data)) return data;
     return data.replace(LOOPING_CSI, (m, intro: string, params: string, final: string) =>
       /\d{5}/.test(params) ? intro + params.replace(BIG_NUMBER, (n) => String(Math.min(Number(n), MAX_CSI_REPEAT))) + final : m,
     );

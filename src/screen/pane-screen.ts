@@ -172,7 +172,9 @@ export class PaneScreen {
   }
 
   private emit(signal: InBandSignal): void {
-    const line = this.listeners.length ? this.cursorLine() : '';
+    // The cursor row explains a command or agent signal; a title, bell or mode switch explains itself.
+    const explains = signal.kind !== 'title' && signal.kind !== 'bell' && signal.kind !== 'bracketed-paste' && signal.kind !== 'alt-screen';
+    const line = this.listeners.length && explains ? this.cursorLine() : '';
     for (const l of this.listeners) l(signal, line);
   }
 }
