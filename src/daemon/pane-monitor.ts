@@ -240,7 +240,10 @@ export class PaneMonitor {
         // read it promptly afterwards. Plain typing only echoes: it waits for the ordinary coalescing.
         const control = CONTROL_KEYS.test(ev.data);
         this.queue.noteInput(ev.t, control);
-        if (control) this.maybeTake(ev.t, true);
+        if (control) {
+          this.maybeTake(ev.t, true);
+          this.queue.releaseWindow();
+        }
         this.apply(this.analyzer.input(ev.t, ev.data));
         break;
       }

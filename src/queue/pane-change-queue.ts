@@ -116,6 +116,12 @@ export class PaneChangeQueue {
     return t >= this.dueAt(t);
   }
 
+  /** The read just taken was a baseline (the screen as a key arrived), not a frame: output right after it is
+   * read at once rather than after a coalescing window. */
+  releaseWindow(): void {
+    this.lastTakeAt = -Infinity;
+  }
+
   take(t: number, snapshot: ScreenSnapshot): PaneChange {
     // The cursor row is part of the content: Enter moving to a fresh empty row is a change the rows alone hide.
     const hash = `${this.foldedHash(snapshot)}:${snapshot.cursorY}`;
