@@ -66,6 +66,16 @@ function move(ctx: Ctx, ev: Ev | null, to: MachineState, keep: boolean, timerRul
   return next;
 }
 
+/** RUNNING and LONG_RUNNING react alike: the end of the turn keeps started_at, a stall only marks it. */
+const BUSY_SIGNALS = [
+  { guard: 'isDone', target: 'DONE', actions: 'toDoneKeep' },
+  { guard: 'isFailed', target: 'FAILED', actions: 'toFailedKeep' },
+  { guard: 'isWait', target: 'WAITING_APPROVAL', actions: 'toWaitingKeep' },
+  { guard: 'isIdle', target: 'IDLE', actions: 'toIdleReset' },
+  { guard: 'isStall', actions: 'markStalled' },
+  { guard: 'isActivity', actions: 'clearStalled' },
+] as const;
+
 export const paneMachine = setup({
   types: {} as { context: Ctx; events: Ev; input: PaneMachineInput },
   delays: {
@@ -135,28 +145,10 @@ export const paneMachine = setup({
     },
     RUNNING: {
       after: { longRunning: { target: 'LONG_RUNNING', actions: 'toLongRunning' } },
-      on: {
-        SIGNAL: [
-          { guard: 'isDone', target: 'DONE', actions: 'toDoneKeep' },
-          { guard: 'isFailed', target: 'FAILED', actions: 'toFailedKeep' },
-          { guard: 'isWait', target: 'WAITING_APPROVAL', actions: 'toWaitingKeep' },
-          { guard: 'isIdle', target: 'IDLE', actions: 'toIdleReset' },
-          { guard: 'isStall', actions: 'markStalled' },
-          { guard: 'isActivity', actions: 'clearStalled' },
-        ],
-      },
+      on: { SIGNAL: BUSY_SIGNALS },
     },
     LONG_RUNNING: {
-      on: {
-        SIGNAL: [
-          { guard: 'isDone', target: 'DONE', actions: 'toDoneKeep' },
-          { guard: 'isFailed', target: 'FAILED', actions: 'toFailedKeep' },
-          { guard: 'isWait', target: 'WAITING_APPROVAL', actions: 'toWaitingKeep' },
-          { guard: 'isIdle', target: 'IDLE', actions: 'toIdleReset' },
-          { guard: 'isStall', actions: 'markStalled' },
-          { guard: 'isActivity', actions: 'clearStalled' },
-        ],
-      },
+      on: { SIGNAL: BUSY_SIGNALS },
     },
     WAITING_APPROVAL: {
       after: { waitingFallback: { guard: 'waitWasHeuristic', target: 'IDLE', actions: 'waitFallbackIdle' } },
