@@ -13,7 +13,9 @@ import { hashLines } from '../queue/normalize.js';
 import { classifyWith, detectProgram } from './profiles/index.js';
 import type { ProfileContext } from './profiles/context.js';
 import type { Classification, MachineState, Signal, SignalType, Suppressed, Tier } from './types.js';
-import { clip, hasWholeWord, lastMatch } from './text.js';
+import { clip } from './text.js';
+import { genericWhileRunning } from './generic-heuristic.js';
+import { agentStateAction } from './agent-state.js';
 
 export interface AnalyzerOptions {
   cfg: Config;
@@ -287,34 +289,15 @@ export class PaneAnalyzer {
     this.tier1(t);
     if (!this.programLocked && extra['app'] === 'codex') this.setProgram('codex', 'detect.codex.osc7501');
     const out: Signal[] = [];
-    const rule = `osc7501.${state}`;
     const shown = line || `state=${state}`;
     if (state !== 'working') this.pendingAgentWorking = null;
-    switch (state) {
-      case 'working':
-        if (this.phase() !== 'rest') {
-          if (this.phase() === 'waiting') this.emit(out, t, 'run', 1, rule, shown);
-        } else if (this.anchor && t - this.anchor.t <= this.cfg.thresholds.anchor_evidence_window_s) {
-          this.emit(out, t, 'run', 1, rule, shown);
-        } else {
-          // Codex blips working→idle at launch with nothing typed: believe it only if it persists.
-          this.pendingAgentWorking = { t, line: shown };
-        }
-        break;
-      case 'blocked':
-        this.emit(out, t, 'wait', 1, extra['kind'] ? `${rule}.${extra['kind']}` : rule, shown);
-        break;
-      case 'done':
-        if (this.phase() !== 'rest') this.emit(out, t, 'done', 1, rule, shown);
-        break;
-      case 'error':
-        if (this.phase() !== 'rest' || this.state === 'DONE') this.emit(out, t, 'failed', 1, rule, shown);
-        break;
-      case 'idle':
-        // After an interrupt or a denial Codex goes straight to idle: the turn is over.
-        if (this.phase() !== 'rest') this.emit(out, t, 'done', 1, rule, shown);
-        break;
-    }
+    const action = agentStateAction(state, extra, {
+      phase: this.phase(),
+      justDone: this.state === 'DONE',
+      anchored: this.anchor !== null && t - this.anchor.t <= this.cfg.thresholds.anchor_evidence_window_s,
+    });
+    if (action.kind === 'signal') this.emit(out, t, action.type, 1, action.rule, shown);
+    else if (action.kind === 'pending') this.pendingAgentWorking = { t, line: shown };
     return out;
   }
 
@@ -404,38 +387,21 @@ export class PaneAnalyzer {
         this.checkStall(t, out);
         break;
       case 'unknown':
-        this.genericRunning(t, cls, speak);
+        {
+          const g = genericWhileRunning({
+            cfg: this.cfg,
+            quiet: t - Math.max(this.lastMeaningfulAt, this.anchor?.t ?? -Infinity),
+            row: this.cursorRow(),
+            liveEdge: cls.liveEdge,
+            screen: this.snap?.lines ?? [],
+            interruptSeen: this.interruptSeen,
+          });
+          if (g) speak(g.type, g.rule, g.line, 3);
+        }
         this.checkStall(t, out);
         break;
     }
     return out;
-  }
-
-  /** Tier 3 while running and no profile recognises the screen: completion tokens, interrupt gone, quiet idle. */
-  private genericRunning(t: number, cls: Classification, speak: (type: SignalType, rule: string, line: string, tier?: Tier) => void): void {
-    const th = this.cfg.thresholds;
-    const g = this.cfg.patterns.generic;
-    const quiet = t - Math.max(this.lastMeaningfulAt, this.anchor?.t ?? -Infinity);
-    const row = this.cursorRow();
-    if (quiet >= th.quiet_done_s) {
-      const last = cls.liveEdge[cls.liveEdge.length - 1] ?? '';
-      const token = row.trim() ? hasWholeWord(row, g.completion_tokens) : null;
-      const lastToken = !row.trim() ? null : last && hasWholeWord(last, g.completion_tokens);
-      const tokenLine = token ? row : last;
-      if ((token || lastToken) && !g.negative.some((n) => n.test(tokenLine))) {
-        speak('done', `generic.completion_token.${token ?? lastToken}`, clip(tokenLine), 3);
-        return;
-      }
-      if (this.interruptSeen && !lastMatch(this.snap?.lines ?? [], g.interrupt)) {
-        speak('done', 'generic.interrupt_gone', clip(row), 3);
-        return;
-      }
-    }
-    // Quiet with something at the cursor that is not a known prompt: at rest in a program we do not know.
-    // An empty cursor row is a program still working silently (sleep 25 prints nothing), never idle.
-    if (quiet >= th.quiet_idle_s && row.trim() && !g.spinner.some((s) => s.test(row))) {
-      speak('idle', 'generic.quiet_idle', clip(row), 3);
-    }
   }
 
   private checkStall(t: number, out: Signal[]): void {
