@@ -196,7 +196,7 @@ export class PaneAnalyzer {
     this.hash = ch.hash;
     this.lastOutputAt = ch.lastOutputAt;
     if (ch.meaningful) {
-      this.lastMeaningfulAt = ch.t;
+      this.lastMeaningfulAt = ch.lastMeaningfulAt;
       if (this.anchor && !this.anchor.evidence && ch.t > this.anchor.t && ch.hash !== this.anchor.hash) this.anchor.evidence = true;
     }
     if (!this.programLocked && this.program === 'shell') this.detect({ lines: ch.snapshot.lines, title: ch.snapshot.title });

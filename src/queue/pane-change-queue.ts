@@ -61,6 +61,7 @@ export class PaneChangeQueue {
   private lastTakeAt = -Infinity;
   private lastInputAt = -Infinity;
   private lastEventAt = -Infinity;
+  private firstDirtyAt = 0;
   private lastHash = '';
   private lastMeaningfulAt = 0;
   private lastOutputAt = 0;
@@ -76,6 +77,7 @@ export class PaneChangeQueue {
   }
 
   noteOutput(t: number, data: string | Uint8Array): void {
+    if (!this.dirty) this.firstDirtyAt = t;
     this.dirty = true;
     this.lastOutputAt = t;
     this.burst += data.length;
@@ -104,7 +106,10 @@ export class PaneChangeQueue {
     if (!this.dirty) return Infinity;
     const th = this.timing;
     if (!this.steady(t)) return this.lastTakeAt + th.coalesce_s;
-    return Math.min(this.lastTakeAt + th.steady_coalesce_s, Math.max(this.lastTakeAt + th.coalesce_s, this.lastOutputAt + th.settle_s));
+    // A stream is read steady_coalesce_s after it began to change, a burst settle_s after its last write; the
+    // first write after a quiet spell waits for its frame too (it rarely comes alone).
+    const since = Math.max(this.firstDirtyAt, this.lastTakeAt);
+    return Math.min(since + th.steady_coalesce_s, Math.max(this.lastTakeAt + th.coalesce_s, this.lastOutputAt + th.settle_s));
   }
 
   get isDirty(): boolean {
@@ -127,7 +132,9 @@ export class PaneChangeQueue {
     const hash = `${this.foldedHash(snapshot)}:${snapshot.cursorY}`;
     const meaningful = hash !== this.lastHash && !this.echoOnlyChange();
     if (hash !== this.lastHash) this.lastHash = hash;
-    if (meaningful) this.lastMeaningfulAt = t;
+    // The content changed with some write since the last read: date it by the last write, not by the read
+    // (coalescing must not stretch quiet windows).
+    if (meaningful) this.lastMeaningfulAt = Math.min(t, this.lastOutputAt);
     this.rate.push([t, this.newlines]);
     this.rateSum += this.newlines;
     while (this.rate.length && this.rate[0]![0] < t - this.timing.line_rate_window_s) this.rateSum -= this.rate.shift()![1];

@@ -178,10 +178,12 @@ describe('PaneChangeQueue', () => {
       q.noteOutput(t, 'y');
       expect(q.due(t + 0.05), `at ${t}`).toBe(false);
     }
-    expect(q.due(th.steady_coalesce_s)).toBe(true);
-    q.take(th.steady_coalesce_s, snap(['y']));
+    // the stream began to change at 0.1: it is read steady_coalesce_s after that
+    expect(q.due(0.1 + th.steady_coalesce_s - 0.01)).toBe(false);
+    expect(q.due(0.1 + th.steady_coalesce_s)).toBe(true);
+    q.take(0.1 + th.steady_coalesce_s, snap(['y']));
     // one write, then a pause: read settle_s after it
-    const w = th.steady_coalesce_s + 0.3;
+    const w = th.steady_coalesce_s + 0.4;
     q.noteOutput(w, 'z');
     expect(q.due(w + th.settle_s / 2)).toBe(false);
     expect(q.due(w + th.settle_s)).toBe(true);
