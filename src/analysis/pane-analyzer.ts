@@ -197,7 +197,9 @@ export class PaneAnalyzer {
     this.lastOutputAt = ch.lastOutputAt;
     if (ch.meaningful) {
       this.lastMeaningfulAt = ch.lastMeaningfulAt;
-      if (this.anchor && !this.anchor.evidence && ch.t > this.anchor.t && ch.hash !== this.anchor.hash) this.anchor.evidence = true;
+      // Any change read after the anchor was armed is after it (events arrive in order; a live clock may give
+      // the key and its echo the same millisecond).
+      if (this.anchor && !this.anchor.evidence && ch.hash !== this.anchor.hash) this.anchor.evidence = true;
     }
     if (!this.programLocked && this.program === 'shell') this.detect({ lines: ch.snapshot.lines, title: ch.snapshot.title });
     const out = this.evaluate(ch.t);

@@ -41,16 +41,18 @@ export class ReplaySource implements PaneSource {
     const events = this.cast.events;
     for (let i = 0; i < events.length; i++) {
       const e = events[i]!;
-      let ev = toEvent(e.t, e.code, e.data);
-      if (!ev) continue;
-      // Output chunks a pty delivered back to back (one frame written in pieces) are one write here, as a
-      // terminal would see them: stamped with the first chunk's time.
-      if (ev.kind === 'output') {
-        let data = ev.data as string;
+      let ev: PaneEvent | null;
+      if (e.code === 'o') {
+        // Output chunks a pty delivered back to back (one frame written in pieces) are one write here, as a
+        // terminal would see them: stamped with the first chunk's time.
+        let data = e.data;
         while (i + 1 < events.length && events[i + 1]!.code === 'o' && events[i + 1]!.t - e.t <= SAME_FRAME_S && data.length < MAX_MERGED_CHARS) {
           data += events[++i]!.data;
         }
         ev = { kind: 'output', t: e.t, data };
+      } else {
+        ev = toEvent(e.t, e.code, e.data);
+        if (!ev) continue;
       }
       for (const l of this.listeners) l(ev);
       const p = pace?.();
@@ -63,8 +65,6 @@ export class ReplaySource implements PaneSource {
 
 function toEvent(t: number, code: string, data: string): PaneEvent | null {
   switch (code) {
-    case 'o':
-      return { kind: 'output', t, data };
     case 'i':
       return { kind: 'input', t, data };
     case 'r': {

@@ -13,12 +13,11 @@ import { forcedProgram } from '../analysis/profiles/index.js';
 import type { Signal } from '../analysis/types.js';
 import { paneMachine, type Transition } from '../state/pane-machine.js';
 import type { Clock } from '../state/clock.js';
-import { normalizeLine } from '../queue/normalize.js';
 
 /** Keys that submit, interrupt or answer (Enter, Esc, Ctrl-C, Ctrl-D, Tab): a turn may start or end with them. */
 const CONTROL_KEYS = /[\r\n\x1b\x03\x04\t]/;
 /** Title glyphs that animate while a program works (braille, half circles). */
-const TITLE_SPINNER = /^\s*[⠀-⣿◐◑◒◓]/u;
+const TITLE_SPINNER = /^\s*[⠀-⣿◐◑◒◓]\s*/u;
 /** A synchronized-output frame left open longer than this is read anyway (a crashed program never closes it). */
 const SYNC_FRAME_MAX_S = 1;
 /** Bytes queued in the terminal beyond which a feeder should wait for drain() (xterm drops data past 50 MB). */
@@ -26,25 +25,27 @@ export const WRITE_HIGH_WATER = 4 << 20;
 /** Events queued beyond which a feeder should wait too (a flood of one-byte events is cheap in bytes only). */
 export const MAX_QUEUED_EVENTS = 10_000;
 
-/** A FIFO of times with O(1) shift (Array.shift is O(n) and a flood of tiny events made replay quadratic). */
-class TimeQueue {
-  private items: number[] = [];
+/** A FIFO with O(1) shift (Array.shift is O(n) and a flood of tiny events made replay quadratic). */
+class Fifo<T> {
+  private items: T[] = [];
   private first = 0;
   get size(): number {
     return this.items.length - this.first;
   }
-  get head(): number | undefined {
+  get head(): T | undefined {
     return this.first < this.items.length ? this.items[this.first] : undefined;
   }
-  push(t: number): void {
-    this.items.push(t);
+  push(x: T): void {
+    this.items.push(x);
   }
-  shift(): void {
+  shift(): T | undefined {
+    const x = this.head;
     this.first++;
     if (this.first >= 1024 && this.first * 2 >= this.items.length) {
       this.items = this.items.slice(this.first);
       this.first = 0;
     }
+    return x;
   }
 }
 
@@ -72,14 +73,15 @@ export class PaneMonitor {
   private readonly clock: Clock;
   private readonly transitionListeners: TransitionListener[] = [];
   private readonly signalListeners: SignalListener[] = [];
-  /** Times of the events queued in the terminal, oldest first: the head is the chunk being parsed. */
-  private readonly inFlight = new TimeQueue();
+  /** Events queued in the terminal, oldest first: the head is the chunk being parsed. */
+  private readonly inFlight = new Fifo<PaneEvent>();
   private pending = 0;
   private drainWaiters: Array<() => void> = [];
   private tickTimer: unknown = null;
   private coalesceTimer: unknown = null;
   private syncSince: number | null = null;
   private titleKind = '';
+  private lastTitle = '';
   private coarseTick = false;
   private stopped = false;
   exited: { t: number; code: number | null } | null = null;
@@ -102,7 +104,7 @@ export class PaneMonitor {
     });
     this.actor.start();
     this.screen.onSignal((signal, line) => {
-      const t = this.inFlight.head ?? this.nowS();
+      const t = this.inFlight.head?.t ?? this.nowS();
       if (signal.kind !== 'title' || this.titleKindChanged(signal.title)) this.queue.noteEvent(t);
       this.apply(this.analyzer.signal({ t, signal, line } satisfies TimedSignal));
       this.refreshTick();
@@ -126,27 +128,15 @@ export class PaneMonitor {
   handle(ev: PaneEvent): void {
     if (this.stopped) return;
     // The clock must reach an event's time before the event is parsed: done here when the terminal is idle,
-    // otherwise by the callback of the event queued just before it (see done()).
+    // otherwise by the callback of the event queued just before it (see parsed()).
     if (this.opts.beforeEvent && this.inFlight.size === 0) this.opts.beforeEvent(ev.t);
-    this.inFlight.push(ev.t);
+    this.inFlight.push(ev);
     if (ev.kind === 'output') {
-      const size = ev.data.length;
-      this.pending += size;
-      this.screen.write(ev.data, () => {
-        this.pending -= size;
-        this.done();
-        this.afterOutput(ev.t, ev.data);
-        this.advanceToNext();
-        if (this.pending < WRITE_HIGH_WATER / 2 && this.inFlight.size < MAX_QUEUED_EVENTS / 2) this.releaseDrain();
-      });
-      return;
+      this.pending += ev.data.length;
+      this.screen.write(ev.data, this.parsed);
+    } else {
+      this.screen.write('', this.parsed);
     }
-    this.screen.write('', () => {
-      this.done();
-      this.afterOther(ev);
-      this.refreshTick();
-      this.advanceToNext();
-    });
   }
 
   /** Events handed in and not yet applied (a feeder pauses on this as well as on bytes). */
@@ -154,14 +144,21 @@ export class PaneMonitor {
     return this.inFlight.size;
   }
 
-  private done(): void {
-    this.inFlight.shift();
-  }
-
-  private advanceToNext(): void {
+  /** Runs when the terminal has parsed the oldest queued event (one shared callback: no closure per write). */
+  private readonly parsed = (): void => {
+    const ev = this.inFlight.shift();
+    if (!ev) return;
+    if (ev.kind === 'output') {
+      this.pending -= ev.data.length;
+      this.afterOutput(ev.t, ev.data);
+    } else {
+      this.afterOther(ev);
+      this.refreshTick();
+    }
     const next = this.inFlight.head;
-    if (next !== undefined && this.opts.beforeEvent) this.opts.beforeEvent(next);
-  }
+    if (next !== undefined && this.opts.beforeEvent) this.opts.beforeEvent(next.t);
+    if (this.pending < WRITE_HIGH_WATER / 2 && this.inFlight.size < MAX_QUEUED_EVENTS / 2) this.releaseDrain();
+  };
 
   /** Bytes handed to the terminal and not parsed yet. */
   get pendingBytes(): number {
@@ -227,7 +224,10 @@ export class PaneMonitor {
 
   /** A title's kind: its text without spinner frames, and whether a spinner leads it (◐ → ✳ ends a turn). */
   private titleKindChanged(title: string): boolean {
-    const kind = `${TITLE_SPINNER.test(title) ? 'spin' : 'still'}|${normalizeLine(title)}`;
+    if (title === this.lastTitle) return false;
+    this.lastTitle = title;
+    const spin = TITLE_SPINNER.exec(title);
+    const kind = spin ? `spin|${title.slice(spin[0].length)}` : `still|${title}`;
     if (kind === this.titleKind) return false;
     this.titleKind = kind;
     return true;

@@ -21,9 +21,10 @@ export class CsiClamp {
     let data = this.held + chunk;
     this.held = '';
     // Only the end of the chunk can hold an unfinished sequence: look from its last ESC/CSI, if that is near.
-    const esc = Math.max(data.lastIndexOf('\x1b'), data.lastIndexOf('\x9b'));
-    if (esc >= 0 && data.length - esc <= MAX_HELD_CSI) {
-      const tail = TRAILING_CSI.exec(data.slice(esc));
+    const end = data.length > MAX_HELD_CSI ? data.slice(-MAX_HELD_CSI) : data;
+    const esc = Math.max(end.lastIndexOf('\x1b'), end.lastIndexOf('\x9b'));
+    if (esc >= 0) {
+      const tail = TRAILING_CSI.exec(end.slice(esc));
       if (tail) {
         this.held = tail[0];
         data = data.slice(0, data.length - tail[0].length);
