@@ -1,5 +1,6 @@
 // `termsupervisor classify [--agent A] [file|-]`: one screen's text (plain or with ANSI) → the Tier 2/3 verdict.
 import { readFile } from 'node:fs/promises';
+import stripAnsi from 'strip-ansi';
 import { AGENT_CHOICES } from '../config/config.js';
 import { PaneScreen } from '../screen/pane-screen.js';
 import { classifyWith, detectProgram, forcedProgram } from '../analysis/profiles/index.js';
@@ -40,7 +41,7 @@ export async function classifyCommand(argv: string[], out: NodeJS.WritableStream
 export async function classifyText(text: string, cfg: Config, agent: AgentChoice, title = ''): Promise<Classification> {
   const rows = text.replace(/\r?\n$/, '').split(/\r?\n/);
   const visible = rows.slice(-MAX_ROWS);
-  const plainWidth = Math.max(...visible.map((r) => r.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g, '').length), 0);
+  const plainWidth = visible.reduce((w, r) => Math.max(w, stripAnsi(r).length), 0);
   const screen = new PaneScreen({ cols: Math.min(MAX_COLS, Math.max(80, plainWidth + 1)), rows: Math.max(24, visible.length), scrollback: 0 });
   try {
     await new Promise<void>((resolve) => screen.write(visible.join('\r\n'), resolve));
