@@ -44,6 +44,9 @@ interface Candidate {
 
 type Phase = 'rest' | 'running' | 'waiting';
 
+/** The rule for a turn started by a submitted prompt showing work (Enter, then the screen moved). */
+const ANCHOR_RULE = 'turn.anchor_evidence';
+
 export class PaneAnalyzer {
   private readonly cfg: Config;
   private program: ProgramId;
@@ -317,7 +320,8 @@ export class PaneAnalyzer {
       // A menu on screen is a fact no Tier 1 silence can hide; everything else waits for Tier 1 to fall quiet.
       if (gateClosed && !(type === 'wait' && cls.explicit)) return this.suppress(t, type, tr, rule, 'prompt_silence_gate');
       if (jobGated && tr === 3) return this.suppress(t, type, tr, rule, 'job_gate');
-      if (tr === 3 && t - (this.lastEmit.get(type) ?? -Infinity) < th.debounce_s) return this.suppress(t, type, tr, rule, 'debounce');
+      // Debounce guards heuristics that a redraw can re-trigger; a turn the person submitted (Enter) is not one.
+      if (tr === 3 && rule !== ANCHOR_RULE && t - (this.lastEmit.get(type) ?? -Infinity) < th.debounce_s) return this.suppress(t, type, tr, rule, 'debounce');
       this.emit(out, t, type, tr, rule, line);
     };
 
@@ -334,7 +338,7 @@ export class PaneAnalyzer {
       if (cls.verdict === 'working' && (this.anchor !== null || t - (this.workingSince ?? t) >= th.unanchored_screen_confirm_s)) {
         speak('run', cls.rule, cls.line);
       } else if (anchored && cls.verdict !== 'waiting') {
-        speak('run', 'turn.anchor_evidence', clip(cls.line || this.cursorRow()), 3);
+        speak('run', ANCHOR_RULE, clip(cls.line || this.cursorRow()), 3);
       } else if (!anchored && cls.verdict === 'unknown' && (tier === 3 || !this.bracketedPasteSeen)) {
         const latest = this.recentOutputGate(t);
         if (latest) speak('run', 'generic.newline_gate', latest, 3);
@@ -417,6 +421,8 @@ export class PaneAnalyzer {
   private waitConfirmed(t: number, cls: Classification): boolean {
     const th = this.cfg.thresholds;
     const since = this.waitSince ?? t;
+    // A bare "?" or ":" the person typed themselves (`def area(r):`, then a pause) is not a question put to them.
+    if (cls.weak && this.lastChange?.echoOnly) return false;
     if (cls.weak) return t - since >= th.quiet_wait_s && t - this.lastOutputAt >= th.quiet_wait_s;
     return t - since >= th.wait_confirm_s;
   }

@@ -44,12 +44,15 @@ export class ReplaySource implements PaneSource {
       let ev: PaneEvent | null;
       if (e.code === 'o') {
         // Output chunks a pty delivered back to back (one frame written in pieces) are one write here, as a
-        // terminal would see them: stamped with the first chunk's time.
+        // terminal would see them: stamped with the last chunk's time (nothing is reported before it was shown).
         let data = e.data;
+        let t = e.t;
         while (i + 1 < events.length && events[i + 1]!.code === 'o' && events[i + 1]!.t - e.t <= SAME_FRAME_S && data.length < MAX_MERGED_CHARS) {
-          data += events[++i]!.data;
+          const next = events[++i]!;
+          data += next.data;
+          t = next.t;
         }
-        ev = { kind: 'output', t: e.t, data };
+        ev = { kind: 'output', t, data };
       } else {
         ev = toEvent(e.t, e.code, e.data);
         if (!ev) continue;

@@ -34,7 +34,8 @@ export async function replayCommand(argv: string[], out: NodeJS.WritableStream):
 
 export function jsonl(tr: Transition) {
   return {
-    t: Number(tr.t.toFixed(3)),
+    // Rounded up to the millisecond: a decision is never reported before the output that caused it.
+    t: Math.ceil(tr.t * 1000 - 1e-6) / 1000,
     state: tr.to,
     from: tr.from,
     tier: tr.tier,

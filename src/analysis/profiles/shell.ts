@@ -41,7 +41,9 @@ export function classifyShell(snap: ScreenSnapshot, ctx: ProfileContext, program
   if (afterCursor === '' && g.strong_interactivity.test(beforeCursor)) return v('waiting', 'yes_no_prompt', row, true);
   // Bracketed paste on (outside full-screen apps) = a line editor is reading a command: the shell's own word that
   // it is at its prompt, whatever the prompt looks like (oh-my-zsh "➜  dir git:(main) ✗ " included).
-  if (useBp && snap.bracketedPaste && !snap.altScreen) return ready('prompt_bracketed_paste', true, true);
+  // (An empty cursor row is not a prompt yet: right after Enter the newline's echo can arrive before the shell
+  // switches bracketed paste off.)
+  if (useBp && snap.bracketedPaste && !snap.altScreen && beforeCursor.trim() !== '') return ready('prompt_bracketed_paste', true, true);
   if (afterCursor === '' && g.repl_continuation.test(beforeCursor)) return { ...v('ready', 'repl_continuation', row), atPrompt: true, continuation: true };
   if (atRepl) return ready('repl_prompt', false, true);
   if (afterCursor === '' && g.approval.some((a) => a.test(beforeCursor))) return v('waiting', 'approval_keyword', row, true);
