@@ -295,7 +295,11 @@ export class PaneAnalyzer {
     if (!this.programLocked && extra['app'] === 'codex') this.setProgram('codex', 'detect.codex.osc7501');
     const out: Signal[] = [];
     const shown = line || `state=${state}`;
+    const pending = this.pendingAgentWorking;
     if (state !== 'working') this.pendingAgentWorking = null;
+    // A turn too short to confirm (working, then done or error within the window) still happened: the launch
+    // blip goes back to idle, never to done or error.
+    if (pending && (state === 'done' || state === 'error')) this.emit(out, pending.t, 'run', 1, 'osc7501.working', pending.line);
     const action = agentStateAction(state, extra, {
       phase: this.phase(),
       justDone: this.state === 'DONE',
