@@ -9,7 +9,8 @@ const MAX_HELD_CSI = 64;
 
 const LOOPING_CSI = /(\x1b\[|\x9b)([\d;:]*)([STLMbIZ@PX])/g;
 const BIG_NUMBER = /\d{5,}/g;
-const FIVE_DIGITS = /\d{5}/;
+/** A CSI whose first (or a later) parameter has five digits or more: cheap to scan for, rare in real output. */
+const FIVE_DIGIT_PARAM = /(?:\x1b\[|\x9b)\d{5}|;\d{5}/;
 /** An unfinished CSI at the very end of a chunk: introducer plus parameters, no final byte yet. */
 const TRAILING_CSI = /(?:\x1b\[[\d;:?<=>]*|\x9b[\d;:?<=>]*|\x1b)$/;
 
@@ -31,7 +32,7 @@ export class CsiClamp {
       }
     }
     // Almost every chunk has CSIs, almost none has a five-digit parameter: test before rewriting.
-    if (!FIVE_DIGITS.test(data)) return data;
+    if (!FIVE_DIGIT_PARAM.test(data)) return data;
     return data.replace(LOOPING_CSI, (m, intro: string, params: string, final: string) =>
       /\d{5}/.test(params) ? intro + params.replace(BIG_NUMBER, (n) => String(Math.min(Number(n), MAX_CSI_REPEAT))) + final : m,
     );
