@@ -9,7 +9,7 @@ import { AGENT_CHOICES } from '../config/config.js';
 import { CastWriter } from '../attach/asciicast.js';
 import { PtySource, type PtyExit } from '../attach/pty-source.js';
 import type { PaneEvent } from '../attach/source.js';
-import { PaneMonitor, WRITE_HIGH_WATER } from '../daemon/pane-monitor.js';
+import { PaneMonitor } from '../daemon/pane-monitor.js';
 import { RealClock } from '../state/clock.js';
 import { oneOf, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import { EventLog, type EventBase, type EventKind } from './event-log.js';
@@ -140,7 +140,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       cast?.write('r', `${ev.cols}x${ev.rows}`, wall(ev.t));
     }
     monitor.handle(ev);
-    if (monitor.pendingBytes > WRITE_HIGH_WATER && !holds.has('monitor')) {
+    if (monitor.backlogged && !holds.has('monitor')) {
       holds.hold('monitor');
       void monitor.drain().then(() => holds.release('monitor'));
     }

@@ -139,9 +139,14 @@ export class PaneMonitor {
     }
   }
 
-  /** Events handed in and not yet applied (a feeder pauses on this as well as on bytes). */
+  /** Events handed in and not yet applied. */
   get pendingEvents(): number {
     return this.inFlight.size;
+  }
+
+  /** A feeder should await drain() before handing in more (too many bytes or events queued). */
+  get backlogged(): boolean {
+    return this.pending > WRITE_HIGH_WATER || this.inFlight.size > MAX_QUEUED_EVENTS;
   }
 
   /** Runs when the terminal has parsed the oldest queued event (one shared callback: no closure per write). */

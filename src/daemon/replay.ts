@@ -2,7 +2,7 @@
 import type { AgentChoice, Config } from '../config/config.js';
 import { ReplaySource } from '../attach/replay-source.js';
 import { VirtualClock } from '../state/clock.js';
-import { MAX_QUEUED_EVENTS, PaneMonitor, WRITE_HIGH_WATER } from './pane-monitor.js';
+import { PaneMonitor, type PaneMonitorOptions } from './pane-monitor.js';
 import type { Transition } from '../state/pane-machine.js';
 
 /** After the last event, time runs on this long so quiet windows and stability timers can finish. */
@@ -15,23 +15,22 @@ export interface ReplayResult {
   skippedLines: number;
 }
 
-export async function replayCast(source: ReplaySource, cfg: Config, agent: AgentChoice, onTransition?: (tr: Transition) => void): Promise<ReplayResult> {
+/** A pane on its own virtual clock: each event moves time to its stamp before it is applied. */
+export function virtualPane(opts: Omit<PaneMonitorOptions, 'clock' | 'beforeEvent'>): { clock: VirtualClock; monitor: PaneMonitor } {
   const clock = new VirtualClock();
-  const monitor = new PaneMonitor({
-    cfg,
-    clock,
-    cols: source.info.cols,
-    rows: source.info.rows,
-    agent,
-    beforeEvent: (t) => clock.advanceTo(t * 1000),
-  });
+  const monitor = new PaneMonitor({ ...opts, clock, beforeEvent: (t) => clock.advanceTo(t * 1000) });
+  return { clock, monitor };
+}
+
+export async function replayCast(source: ReplaySource, cfg: Config, agent: AgentChoice, onTransition?: (tr: Transition) => void): Promise<ReplayResult> {
+  const { clock, monitor } = virtualPane({ cfg, cols: source.info.cols, rows: source.info.rows, agent });
   const transitions: Transition[] = [];
   monitor.onTransition((tr) => {
     transitions.push(tr);
     onTransition?.(tr);
   });
   source.onEvent((ev) => monitor.handle(ev));
-  await source.start(() => (monitor.pendingBytes > WRITE_HIGH_WATER || monitor.pendingEvents > MAX_QUEUED_EVENTS ? monitor.drain() : undefined));
+  await source.start(() => (monitor.backlogged ? monitor.drain() : undefined));
   await monitor.flush();
   const end = source.endTime;
   clock.advanceTo(Math.max(end, lastEventTime(source) + REPLAY_TAIL_S) * 1000);

@@ -37,11 +37,4 @@ export class CsiClamp {
       /\d{5}/.test(params) ? intro + params.replace(BIG_NUMBER, (n) => String(Math.min(Number(n), MAX_CSI_REPEAT))) + final : m,
     );
   }
-
-  /** Whatever is still held (at the end of a stream). */
-  flush(): string {
-    const h = this.held;
-    this.held = '';
-    return h;
-  }
 }

@@ -1,8 +1,9 @@
 // Drives one PaneMonitor (the real pipeline: terminal → change queue → analyzer → state machine) in virtual time.
 // Every event is applied at its own pane-clock time; `until` lets time run on so quiet windows and timers fire.
 import { loadConfig, type AgentChoice, type Config, type Raw } from '../../src/config/config.js';
-import { PaneMonitor } from '../../src/daemon/pane-monitor.js';
-import { VirtualClock } from '../../src/state/clock.js';
+import type { PaneMonitor } from '../../src/daemon/pane-monitor.js';
+import { virtualPane } from '../../src/daemon/replay.js';
+import type { VirtualClock } from '../../src/state/clock.js';
 import type { Transition } from '../../src/state/pane-machine.js';
 import type { MachineState } from '../../src/analysis/types.js';
 
@@ -15,21 +16,19 @@ export interface DriverOptions {
 }
 
 export class PaneDriver {
-  readonly clock = new VirtualClock();
+  readonly clock: VirtualClock;
   readonly cfg: Config;
   readonly monitor: PaneMonitor;
 
   constructor(opts: DriverOptions = {}) {
     this.cfg = loadConfig(opts.overrides ? { overrides: opts.overrides } : {});
-    this.monitor = new PaneMonitor({
+    ({ clock: this.clock, monitor: this.monitor } = virtualPane({
       cfg: this.cfg,
-      clock: this.clock,
       cols: opts.cols ?? 100,
       rows: opts.rows ?? 24,
       agent: opts.agent ?? 'auto',
       command: opts.command,
-      beforeEvent: (t) => this.clock.advanceTo(t * 1000),
-    });
+    }));
   }
 
   async out(t: number, data: string): Promise<void> {

@@ -3,8 +3,9 @@
 // megabytes of hostile input in thousands of chunks replay quickly.
 import { loadConfig, type AgentChoice, type Config } from '../../src/config/config.js';
 import type { PaneEvent } from '../../src/attach/source.js';
-import { PaneMonitor, WRITE_HIGH_WATER } from '../../src/daemon/pane-monitor.js';
-import { VirtualClock } from '../../src/state/clock.js';
+import type { PaneMonitor } from '../../src/daemon/pane-monitor.js';
+import { virtualPane } from '../../src/daemon/replay.js';
+import type { VirtualClock } from '../../src/state/clock.js';
 import type { MachineState } from '../../src/analysis/types.js';
 
 export const VALID_STATES: readonly MachineState[] = ['IDLE', 'RUNNING', 'LONG_RUNNING', 'WAITING_APPROVAL', 'DONE', 'FAILED'];
@@ -13,28 +14,21 @@ export const VALID_STATES: readonly MachineState[] = ['IDLE', 'RUNNING', 'LONG_R
 type Untimed<E> = E extends PaneEvent ? Omit<E, 't'> : never;
 
 export class PaneFeeder {
-  readonly clock = new VirtualClock();
+  readonly clock: VirtualClock;
   readonly cfg: Config = loadConfig();
   readonly monitor: PaneMonitor;
   /** Pane-clock seconds of the last event fed. */
   t = 0;
 
   constructor(opts: { cols?: number; rows?: number; agent?: AgentChoice } = {}) {
-    this.monitor = new PaneMonitor({
-      cfg: this.cfg,
-      clock: this.clock,
-      cols: opts.cols ?? 80,
-      rows: opts.rows ?? 24,
-      agent: opts.agent ?? 'auto',
-      beforeEvent: (t) => this.clock.advanceTo(t * 1000),
-    });
+    ({ clock: this.clock, monitor: this.monitor } = virtualPane({ cfg: this.cfg, cols: opts.cols ?? 80, rows: opts.rows ?? 24, agent: opts.agent ?? 'auto' }));
   }
 
   /** One event `afterMs` after the previous one. */
   async feed(ev: Untimed<PaneEvent>, afterMs = 5): Promise<void> {
     this.t += afterMs / 1000;
     this.monitor.handle({ ...ev, t: this.t } as PaneEvent);
-    if (this.monitor.pendingBytes > WRITE_HIGH_WATER) await this.monitor.drain();
+    if (this.monitor.backlogged) await this.monitor.drain();
   }
 
   output(data: string | Uint8Array, afterMs = 5): Promise<void> {

@@ -189,3 +189,18 @@ describe('PaneChangeQueue', () => {
     expect(q.due(w + th.settle_s)).toBe(true);
   });
 });
+
+describe('PaneHistory', () => {
+  it('keeps a bounded window of figures, newest last, and answers "since t"', async () => {
+    const { PaneHistory } = await import('../../src/queue/pane-history.js');
+    const h = new PaneHistory(3);
+    const snapshot: ScreenSnapshot = { cols: 80, rows: 1, lines: ['x'], cursorX: 0, cursorY: 0, baseY: 0, altScreen: false, bracketedPaste: false, title: '' };
+    const change = (t: number) => ({ t, snapshot, hash: String(t), meaningful: true, newlines: 0, burst: 1, lineRate: 0, lastMeaningfulAt: t, lastOutputAt: t, echoOnly: false });
+    for (let t = 1; t <= 10; t++) h.push(change(t));
+    expect(h.size).toBe(3);
+    expect(h.latest?.t).toBe(10);
+    expect(h.since(0).map((c) => c.t)).toEqual([8, 9, 10]);
+    expect(h.since(9.5).map((c) => c.t)).toEqual([10]);
+    expect(h.latest).not.toHaveProperty('snapshot');
+  });
+});
