@@ -204,7 +204,11 @@ export class PaneAnalyzer {
       // the key and its echo the same millisecond).
       if (this.anchor && !this.anchor.evidence && ch.hash !== this.anchor.hash) this.anchor.evidence = true;
     }
-    if (!this.programLocked && this.program === 'shell') this.detect({ lines: ch.snapshot.lines, title: ch.snapshot.title });
+    if (!this.programLocked && this.program === 'shell') {
+      // Only rows that changed can newly show a program's signature (titles are checked as they arrive).
+      const rows = ch.snapshot.changedRows;
+      this.detect({ lines: rows ? rows.map((y) => ch.snapshot.lines[y]!) : ch.snapshot.lines });
+    }
     const out = this.evaluate(ch.t);
     if (this.stalled && ch.meaningful && this.phase() === 'running') {
       this.stalled = false;
