@@ -5,7 +5,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { pathToFileURL } from 'node:url';
-import { eventLogPath } from './paths.js';
+import { eventLogPath } from '../config/paths.js';
 import { formatEventLine } from './event-format.js';
 
 /** How often the log is checked for appends: a person watching does not notice a quarter second. */

@@ -14,7 +14,7 @@ import { RealClock } from '../state/clock.js';
 import { oneOf, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import { EventLog, type EventBase, type EventKind } from './event-log.js';
 import { configFor } from './load-config.js';
-import { eventLogPath } from './paths.js';
+import { eventLogPath } from '../config/paths.js';
 import { jsonl } from './replay.js';
 import { enterRawMode } from './raw-mode.js';
 import { EofWhenIdle } from './eof-when-idle.js';

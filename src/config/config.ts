@@ -120,8 +120,31 @@ export function loadConfig(opts: LoadOptions = {}): Config {
   }
   if (opts.overrides) merged = mergeChecked(merged, opts.overrides, '', problems);
   const compiled = compileTree(merged, '', problems);
+  checkChoices(compiled as Raw, problems);
   if (problems.length) throw new ConfigError(file ? problems.map((p) => `${file}: ${p}`) : problems);
   return compiled as Config;
+}
+
+/** Settings that take one of a few words (or a fixed format): refused with the list of what is allowed. */
+const CHOICES: Record<string, readonly string[]> = {
+  'notify.states': ['WAITING_APPROVAL', 'FAILED', 'STALLED', 'DONE'],
+  'notify.webhook_format': ['json', 'ntfy'],
+  'log.level': ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'],
+};
+/** "HH:MM-HH:MM", or empty for none. */
+const QUIET_HOURS = /^$|^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d$/;
+
+function checkChoices(cfg: Raw, problems: string[]): void {
+  for (const [path, allowed] of Object.entries(CHOICES)) {
+    const v = path.split('.').reduce<unknown>((o, k) => (isObject(o) ? o[k] : undefined), cfg);
+    for (const x of Array.isArray(v) ? v : [v]) {
+      if (typeof x === 'string' && !allowed.includes(x)) problems.push(`${path}: ${JSON.stringify(x)} is not one of ${allowed.join(', ')}`);
+    }
+  }
+  const quiet = (cfg['notify'] as Raw | undefined)?.['quiet_hours'];
+  if (typeof quiet === 'string' && !QUIET_HOURS.test(quiet)) problems.push(`notify.quiet_hours: expected "HH:MM-HH:MM" or "", got ${JSON.stringify(quiet)}`);
+  const port = (cfg['daemon'] as Raw | undefined)?.['port'];
+  if (typeof port === 'number' && (!Number.isInteger(port) || port > 65535)) problems.push(`daemon.port: expected a port number 0-65535, got ${port}`);
 }
 
 function isObject(x: unknown): x is Raw {
@@ -247,4 +270,37 @@ export interface Config {
     gemini: GeminiPatterns;
     shell: { use_bracketed_paste: boolean };
   };
+  daemon: DaemonConfig;
+  notify: NotifyConfig;
+  log: LogConfig;
+}
+
+export interface DaemonConfig {
+  host: string;
+  port: number;
+  retention_days: number;
+  store_flush_s: number;
+  ws_coalesce_s: number;
+  ws_max_buffered_bytes: number;
+  ws_slow_drop_s: number;
+  closed_pane_keep_s: number;
+  edge_lines: number;
+}
+
+export interface NotifyConfig {
+  states: string[];
+  desktop: boolean;
+  terminal_bell: boolean;
+  webhook_url: string;
+  webhook_format: string;
+  min_interval_s: number;
+  dedupe_s: number;
+  done_min_turn_s: number;
+  quiet_hours: string;
+}
+
+export interface LogConfig {
+  level: string;
+  max_bytes: number;
+  keep: number;
 }

@@ -1,0 +1,67 @@
+// What the history store keeps: panes, their transitions and turns, and signal counters. Times are epoch
+// milliseconds (a pane's own clock starts at 0; the daemon adds the pane's origin before storing).
+import type { MachineState, Tier } from '../analysis/types.js';
+
+/** How a pane reaches the daemon. */
+export type AttachKind = 'run' | 'tmux' | 'iterm2' | 'replay';
+
+/** Which kind of evidence put a pane in its state, in words (the tier, plus timers and the person). */
+export type SignalSource = 'in-band' | 'hook' | 'profile' | 'heuristic' | 'timer' | 'user';
+
+export interface PaneRecord {
+  /** Stable across daemon restarts for the same pane (run: chosen by the wrapper; tmux: server + pane id). */
+  id: string;
+  name: string;
+  /** The profile reading it: claude | codex | gemini | shell | generic. */
+  program: string;
+  attach: AttachKind;
+  /** The command line, already redacted and cut (never the raw one). */
+  command: string;
+  cols: number;
+  rows: number;
+  createdAt: number;
+  /** Last time the daemon heard from the pane's source. */
+  lastSeenAt: number;
+  /** Set when the source went away (wrapper exited, tmux pane closed); null while attached. */
+  closedAt: number | null;
+  state: MachineState;
+  since: number;
+  /** When the current piece of work began (kept across RUNNING→WAITING→RUNNING). */
+  startedAt: number;
+  tier: Tier | 0;
+  source: SignalSource;
+  rule: string;
+  line: string;
+  stalled: boolean;
+}
+
+export interface TransitionRecord {
+  paneId: string;
+  at: number;
+  from: MachineState;
+  to: MachineState;
+  tier: Tier | 0;
+  source: SignalSource;
+  rule: string;
+  line: string;
+  stalled: boolean;
+  startedAt: number;
+  startedAtKept: boolean;
+}
+
+export type TurnResult = 'done' | 'failed' | 'interrupted';
+
+export interface TurnRecord {
+  paneId: string;
+  /** Identifies the turn within its pane (its start time): saving it again updates it. */
+  start: number;
+  end: number | null;
+  durationS: number | null;
+  /** null while the turn is still open. */
+  result: TurnResult | null;
+  /** The first line of the prompt the person submitted, redacted and cut, when it is known. */
+  prompt: string | null;
+}
+
+/** "fired.tier2.done.claude.done_marker" / "suppressed.tier3.run.debounce" → count. */
+export type Counters = Record<string, number>;

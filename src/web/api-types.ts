@@ -1,0 +1,54 @@
+// The JSON the daemon serves (REST and /ws). Shared by the server and the dashboard (web/src), so both sides
+// agree at compile time. Times are epoch milliseconds.
+import type { AttachKind, Counters, SignalSource, TransitionRecord, TurnRecord } from '../store/records.js';
+import type { MachineState, Tier } from '../analysis/types.js';
+
+export type { AttachKind, Counters, SignalSource, MachineState, Tier };
+
+/** One pane as GET /api/panes lists it and /ws pushes it. */
+export interface PaneView {
+  id: string;
+  name: string;
+  program: string;
+  state: MachineState;
+  /** When it entered `state`. */
+  since: number;
+  /** When the current piece of work began. */
+  startedAt: number;
+  source: SignalSource;
+  tier: Tier | 0;
+  rule: string;
+  line: string;
+  stalled: boolean;
+  cols: number;
+  rows: number;
+  attach: AttachKind;
+  /** Redacted command line, at most 50 characters. */
+  command: string;
+  /** Still attached (false: the source went away; history only). */
+  alive: boolean;
+  /** WAITING_APPROVAL, FAILED, DONE or stalled: the person should look. */
+  needsYou: boolean;
+  /** The last few rows of the live edge (empty when the pane is closed). */
+  edge: string[];
+}
+
+export interface TransitionView extends Omit<TransitionRecord, 'paneId'> {
+  paneId: string;
+}
+
+export type TurnView = TurnRecord;
+
+export interface StatsView {
+  /** Since the database was created (survives restarts). */
+  counters: Counters;
+  panes: { total: number; alive: number; byState: Partial<Record<MachineState, number>> };
+  uptimeS: number;
+}
+
+/** Messages the daemon pushes on /ws. */
+export type WsMessage =
+  | { type: 'hello'; version: string; panes: PaneView[] }
+  | { type: 'pane'; pane: PaneView }
+  | { type: 'transition'; transition: TransitionView }
+  | { type: 'pane_removed'; id: string };
