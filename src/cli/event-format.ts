@@ -42,6 +42,8 @@ export function formatEventLine(raw: string, colour: boolean): string {
       const how = r['signal'] ? `signal ${str(r['signal'])}` : `code ${str(r['code'])}`;
       return `${head}  ${paint(ANSI.cyan, 'exited')}   ${how}, exit status ${str(r['exit_code'])}, last state ${paint(STATE_COLOUR[str(r['state'])], str(r['state']))}`;
     }
+    case 'daemon_link':
+      return `${head}  ${paint(ANSI.cyan, str(r['status']))}  daemon ${str(r['url'])}${r['why'] ? '  ' + paint(ANSI.dim, str(r['why'])) : ''}`;
     case 'transition': {
       const state = str(r['state']);
       const shown = r['stalled'] ? `${state} (stalled)` : state;

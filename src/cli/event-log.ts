@@ -9,7 +9,7 @@ import type { MachineState } from '../analysis/types.js';
 const LOG_FILE_MODE = 0o600;
 const LOG_DIR_MODE = 0o700;
 
-export type EventKind = 'pane_start' | 'transition' | 'pane_exit';
+export type EventKind = 'pane_start' | 'transition' | 'pane_exit' | 'daemon_link';
 
 /** Fields every record carries. */
 export interface EventBase {
@@ -27,7 +27,8 @@ export interface EventBase {
 
 export interface PaneStartEvent extends EventBase {
   kind: 'pane_start';
-  command: string[];
+  /** Redacted and cut: the log may be shared in a bug report. */
+  command: string;
   pid: number | null;
   cols: number;
   rows: number;
@@ -52,7 +53,15 @@ export interface PaneExitEvent extends EventBase {
   exit_code: number;
 }
 
-export type LogEvent = PaneStartEvent | TransitionEvent | PaneExitEvent;
+/** The wrapper joined or lost its daemon. */
+export interface DaemonLinkEvent extends EventBase {
+  kind: 'daemon_link';
+  status: 'connected' | 'disconnected';
+  url: string;
+  why?: string;
+}
+
+export type LogEvent = PaneStartEvent | TransitionEvent | PaneExitEvent | DaemonLinkEvent;
 
 export class EventLog {
   private fd: number | null;

@@ -5,6 +5,7 @@ import { UsageError } from './args.js';
 import { replayCommand } from './replay.js';
 import { classifyCommand } from './classify.js';
 import { runCommand } from './run.js';
+import { daemonCommand } from './daemon.js';
 import { VERSION } from './version.js';
 
 export const USAGE = `termsupervisor ${VERSION}: watches terminal panes running AI coding agents and shells, and tells you
@@ -15,6 +16,8 @@ usage: termsupervisor <command> [options]
 commands:
   run [--name N] [--agent A] [--record file.cast] [--log PATH] -- <command...>
                       run a command in a watched pane, transparently; transitions go to the event log
+  daemon [--port N] [--host ADDR] [--db PATH]
+                      the background service: dashboard, API, history, notifications
   replay <file.cast> [--agent A] [--format jsonl|table]
                       run a recording through the detector in virtual time; one line per transition
   classify [--agent A] [file|-]
@@ -36,6 +39,8 @@ export async function main(argv: string[]): Promise<number> {
         return await classifyCommand(rest, out);
       case 'run':
         return await runCommand(rest);
+      case 'daemon':
+        return await daemonCommand(rest);
       case 'version':
       case '--version':
       case '-V':

@@ -19,9 +19,12 @@ import { jsonl } from './replay.js';
 import { enterRawMode } from './raw-mode.js';
 import { EofWhenIdle } from './eof-when-idle.js';
 import { findExecutable } from './which.js';
+import { DaemonLink, findDaemon } from './daemon-link.js';
+import { redactCommand } from '../daemon/redact.js';
+import { randomBytes } from 'node:crypto';
 
 export const RUN_USAGE = `usage: termsupervisor run [--name N] [--agent A] [--record file.cast] [--log PATH] [--config PATH]
-                        [--cols N] [--rows N] -- <command...>
+                        [--cols N] [--rows N] [--daemon URL | --no-daemon] -- <command...>
 
 Runs a command in a watched pseudo-terminal. Use it exactly as without the wrapper: keys, output, resizes, Ctrl-C
 and the exit code pass through. Each state transition (IDLE, RUNNING, LONG_RUNNING, WAITING_APPROVAL, DONE, FAILED)
@@ -31,6 +34,9 @@ is appended as one JSON line to the event log; follow it with 'make loghook'.
   --record   also save the session as an asciicast v2 file (replay it with 'termsupervisor replay')
   --log      event log path (default: $XDG_STATE_HOME/termsupervisor/events.jsonl)
   --cols/--rows  initial pty size (default: the terminal's, or 80x24 without one)
+  --daemon   join this daemon (default: $TERMSUPERVISOR_DAEMON, else the running daemon, found through its
+             runtime file); the pane then shows on its dashboard. Without a daemon the wrapper runs standalone.
+  --no-daemon  never join a daemon
 Without a terminal on stdin, input is passed through as is and EOF (Ctrl-D) is sent when it ends.
 The exit code is the command's (128+N if a signal N killed it; 127 if it was not found).
 examples:
@@ -62,7 +68,7 @@ const EXIT_SAFETY_MS = 2000;
 let paneSeq = 0;
 
 export async function runCommand(argv: string[]): Promise<number> {
-  const a = parseArgs(argv, { values: ['name', 'agent', 'record', 'log', 'config', 'cols', 'rows'], flags: ['help'] });
+  const a = parseArgs(argv, { values: ['name', 'agent', 'record', 'log', 'config', 'cols', 'rows', 'daemon'], flags: ['help', 'no-daemon'] });
   if (a.options.has('help')) {
     process.stdout.write(RUN_USAGE + '\n');
     return 0;
@@ -93,7 +99,7 @@ export async function runCommand(argv: string[]): Promise<number> {
 
   const clock = new RealClock();
   const wallOrigin = Date.now();
-  const id = `pty-${process.pid}-${++paneSeq}`;
+  const id = `run-${process.pid}-${++paneSeq}-${randomBytes(3).toString('hex')}`;
   const source = new PtySource({ id, name, command, ...size, clock });
   const monitor = new PaneMonitor({ cfg, clock, ...size, agent, command: command.join(' ') });
   const cast = record ? new CastWriter(record, { width: size.cols, height: size.rows, title: name, env: castEnv() }, wallOrigin) : null;
@@ -108,6 +114,15 @@ export async function runCommand(argv: string[]): Promise<number> {
     state: monitor.state.state,
   });
   monitor.onTransition((tr) => log.append({ ...base('transition', tr.t), ...jsonl(tr), kind: 'transition' }));
+  const target = a.options.has('no-daemon') ? null : findDaemon(stringOption(a, 'daemon'));
+  const link = target
+    ? new DaemonLink({
+        target,
+        hello: { id, name, agent, command: command.join(' '), cols: size.cols, rows: size.rows },
+        onBell: (bytes) => void (stdoutOk && process.stdout.write(bytes)),
+        onStatus: (status, why) => log.append({ ...base('daemon_link', clock.now() / 1000), kind: 'daemon_link', status, url: target.url, ...(why && { why }) }),
+      })
+    : null;
 
   const stdout = process.stdout;
   const holds = new Holds(source);
@@ -140,6 +155,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       cast?.write('r', `${ev.cols}x${ev.rows}`, wall(ev.t));
     }
     monitor.handle(ev);
+    link?.send(ev);
     if (monitor.backlogged && !holds.has('monitor')) {
       holds.hold('monitor');
       void monitor.drain().then(() => holds.release('monitor'));
@@ -147,7 +163,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   });
 
   await source.start();
-  log.append({ ...base('pane_start', 0), kind: 'pane_start', command, pid: source.pid, ...size, agent });
+  log.append({ ...base('pane_start', 0), kind: 'pane_start', command: redactCommand(command.join(' ')), pid: source.pid, ...size, agent });
   const detach = attachTerminal(source, () => eof.start());
   const exit = await source.exited();
   eof.stop();
@@ -158,6 +174,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const code = exitCode(exit);
   log.append({ ...base('pane_exit', clock.now() / 1000), kind: 'pane_exit', code: exit.code, signal: exit.signal, exit_code: code });
   monitor.stop();
+  await link?.close();
   log.close();
   if (cast) {
     await cast.close();

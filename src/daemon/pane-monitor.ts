@@ -73,6 +73,7 @@ export class PaneMonitor {
   private readonly clock: Clock;
   private readonly transitionListeners: TransitionListener[] = [];
   private readonly signalListeners: SignalListener[] = [];
+  private readonly changeListeners: Array<() => void> = [];
   /** Events queued in the terminal, oldest first: the head is the chunk being parsed. */
   private readonly inFlight = new Fifo<PaneEvent>();
   private pending = 0;
@@ -118,6 +119,11 @@ export class PaneMonitor {
 
   onSignal(l: SignalListener): void {
     this.signalListeners.push(l);
+  }
+
+  /** After each coalesced screen read (the daemon pushes the live edge from here, not per write). */
+  onScreenChange(l: () => void): void {
+    this.changeListeners.push(l);
   }
 
   get state() {
@@ -278,6 +284,7 @@ export class PaneMonitor {
     const change = this.queue.take(t, this.screen.snapshot());
     this.apply(this.analyzer.change(change));
     this.refreshTick();
+    for (const l of this.changeListeners) l();
   }
 
   /** After anything happened: a pane ticking coarsely that now has a turn or a candidate goes back to fine ticks. */

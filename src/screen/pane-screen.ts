@@ -157,6 +157,27 @@ export class PaneScreen {
     return buf.getLine(buf.baseY + buf.cursorY)?.translateToString(true) ?? '';
   }
 
+  /**
+   * The live edge for a glance: the last `n` non-blank rows at or above the cursor (or the last written row,
+   * if output went below it). Reads rows directly, so it never disturbs snapshot()'s dirty-row tracking.
+   */
+  edge(n: number): string[] {
+    const buf = this.term.buffer.active;
+    let bottom = buf.cursorY;
+    for (let y = this.term.rows - 1; y > bottom; y--) {
+      if (buf.getLine(buf.viewportY + y)?.translateToString(true)) {
+        bottom = y;
+        break;
+      }
+    }
+    const out: string[] = [];
+    for (let y = bottom; y >= 0 && out.length < n; y--) {
+      const text = buf.getLine(buf.viewportY + y)?.translateToString(true) ?? '';
+      if (text.trim()) out.push(text);
+    }
+    return out.reverse();
+  }
+
   /** Visible rows plus up to `history` rows of scrollback above them, for `screen` views. */
   text(history = 0): string {
     const buf = this.term.buffer.active;

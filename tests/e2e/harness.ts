@@ -58,8 +58,8 @@ export function readLog(path: string): LogLine[] {
 export function testEnv(dir: string, extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  for (const k of ['PROMPT_COMMAND', 'PS0', 'BASH_ENV', 'ENV', 'TERMSUPERVISOR_PANE_ID']) delete env[k];
-  return { ...env, TERM: 'xterm-256color', PS1: '$ ', INPUTRC: '/dev/null', HISTFILE: '/dev/null', XDG_STATE_HOME: join(dir, 'state'), XDG_CONFIG_HOME: join(dir, 'config'), ...extra };
+  for (const k of ['PROMPT_COMMAND', 'PS0', 'BASH_ENV', 'ENV', 'TERMSUPERVISOR_PANE_ID', 'TERMSUPERVISOR_DAEMON']) delete env[k];
+  return { ...env, TERM: 'xterm-256color', PS1: '$ ', INPUTRC: '/dev/null', HISTFILE: '/dev/null', XDG_STATE_HOME: join(dir, 'state'), XDG_CONFIG_HOME: join(dir, 'config'), XDG_RUNTIME_DIR: join(dir, 'run'), ...extra };
 }
 
 export class Wrapped {

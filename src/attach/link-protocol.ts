@@ -1,0 +1,105 @@
+// The pane link: how a `termsupervisor run` wrapper streams its pane to the daemon over a websocket. JSON
+// messages, one per frame. The wrapper says hello once, then sends what its pty did; the daemon stamps each
+// message with its own clock on arrival (two clocks never need to agree). Validated field by field: a bad
+// message is refused with a reason, never trusted.
+import { AGENT_CHOICES, type AgentChoice } from '../config/config.js';
+
+export const LINK_PROTOCOL_VERSION = 1;
+
+export type LinkHello = {
+  type: 'hello';
+  v: number;
+  /** Chosen by the wrapper, kept across reconnects: the daemon's history follows the pane, not the socket. */
+  id: string;
+  name: string;
+  agent: AgentChoice;
+  command: string;
+  cols: number;
+  rows: number;
+  pid?: number;
+};
+
+export type LinkMessage =
+  | LinkHello
+  | { type: 'output'; data: string }
+  | { type: 'input'; data: string }
+  | { type: 'resize'; cols: number; rows: number }
+  | { type: 'process'; name: string; pid?: number }
+  | { type: 'exit'; code: number | null; signal?: number | null };
+
+/** What the daemon sends back down the link. */
+export type LinkReply =
+  | { type: 'welcome'; v: number; id: string }
+  /** A notification for the person's own terminal (opt-in terminal bell): bytes to write to stdout. */
+  | { type: 'bell'; data: string }
+  | { type: 'error'; message: string };
+
+/** Pane ids travel in URLs and logs: short and plain. */
+const PANE_ID = /^[A-Za-z0-9._:@-]{1,80}$/;
+/** Names and commands are shown, not parsed: cap them. */
+const MAX_NAME = 80;
+const MAX_COMMAND = 4096;
+const MAX_PROCESS_NAME = 256;
+/** A terminal larger than this is a corrupt message, not a screen. */
+const MAX_DIMENSION = 2000;
+
+export class LinkMessageError extends Error {}
+
+export function parseLinkMessage(raw: string): LinkMessage {
+  let m: unknown;
+  try {
+    m = JSON.parse(raw);
+  } catch {
+    throw new LinkMessageError('not JSON');
+  }
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) throw new LinkMessageError('not an object');
+  const o = m as Record<string, unknown>;
+  switch (o['type']) {
+    case 'hello': {
+      if (o['v'] !== LINK_PROTOCOL_VERSION) throw new LinkMessageError(`protocol version ${String(o['v'])} is not ${LINK_PROTOCOL_VERSION}`);
+      const agent = o['agent'] ?? 'auto';
+      if (!(AGENT_CHOICES as readonly unknown[]).includes(agent)) throw new LinkMessageError(`agent must be one of ${AGENT_CHOICES.join(', ')}`);
+      return {
+        type: 'hello',
+        v: LINK_PROTOCOL_VERSION,
+        id: str(o, 'id', 80, PANE_ID),
+        name: str(o, 'name', MAX_NAME),
+        agent: agent as AgentChoice,
+        command: str(o, 'command', MAX_COMMAND),
+        cols: dim(o, 'cols'),
+        rows: dim(o, 'rows'),
+        ...(o['pid'] !== undefined && { pid: int(o, 'pid') }),
+      };
+    }
+    case 'output':
+    case 'input':
+      if (typeof o['data'] !== 'string') throw new LinkMessageError(`${o['type']}: data must be a string`);
+      return { type: o['type'], data: o['data'] };
+    case 'resize':
+      return { type: 'resize', cols: dim(o, 'cols'), rows: dim(o, 'rows') };
+    case 'process':
+      return { type: 'process', name: str(o, 'name', MAX_PROCESS_NAME), ...(o['pid'] !== undefined && { pid: int(o, 'pid') }) };
+    case 'exit':
+      return { type: 'exit', code: o['code'] === null ? null : int(o, 'code'), signal: o['signal'] == null ? null : int(o, 'signal') };
+    default:
+      throw new LinkMessageError(`unknown message type ${JSON.stringify(o['type'])?.slice(0, 40)}`);
+  }
+}
+
+function str(o: Record<string, unknown>, k: string, max: number, re?: RegExp): string {
+  const v = o[k];
+  if (typeof v !== 'string' || v.length > max || (re && !re.test(v))) throw new LinkMessageError(`${k}: expected ${re ? 'a plain id' : 'a string'} of at most ${max} characters`);
+  return v;
+}
+
+function int(o: Record<string, unknown>, k: string): number {
+  const v = o[k];
+  if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new LinkMessageError(`${k}: expected a whole number`);
+  return v;
+}
+
+function dim(o: Record<string, unknown>, k: string): number {
+  const v = int(o, k);
+  if (v < 1 || v > MAX_DIMENSION) throw new LinkMessageError(`${k}: expected 1 to ${MAX_DIMENSION}`);
+  return v;
+}

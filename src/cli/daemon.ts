@@ -1,0 +1,75 @@
+// `termsupervisor daemon`: runs the service in the foreground (a service manager or `make run` keeps it), prints
+// the dashboard's one-time link, and shuts down cleanly on SIGINT/SIGTERM (a second signal forces the exit).
+import pino from 'pino';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { stateDir } from '../config/paths.js';
+import { startDaemon } from '../daemon/daemon.js';
+import { StoreError } from '../store/store-error.js';
+import { parseArgs, UsageError } from './args.js';
+import { configFor } from './load-config.js';
+import { VERSION } from './version.js';
+
+export const DAEMON_USAGE = `usage: termsupervisor daemon [--port N] [--host ADDR] [--db PATH] [--config PATH]
+
+Runs the background service: the live dashboard, the REST API and websocket feed, the history database, and
+notifications. Panes join it from 'termsupervisor run'. Prints a one-time dashboard link on start.
+  --port   port to listen on (default 7878; 0 picks a free one)
+  --host   address to bind (default 127.0.0.1; anything else requires the token for every request)
+  --db     history database (default: $XDG_STATE_HOME/termsupervisor/history.sqlite)
+Files: token in $XDG_CONFIG_HOME/termsupervisor/token (0600), log in $XDG_STATE_HOME/termsupervisor/daemon.log,
+the daemon's address in $XDG_RUNTIME_DIR/termsupervisor/daemon.json.
+examples:
+  termsupervisor daemon
+  termsupervisor daemon --port 0 --db /tmp/ts.sqlite`;
+
+export async function daemonCommand(argv: string[]): Promise<number> {
+  const a = parseArgs(argv, { values: ['port', 'host', 'db', 'config'], flags: ['help'] });
+  if (a.options.has('help')) return void process.stdout.write(DAEMON_USAGE + '\n'), 0;
+  if (a.positional.length || a.rest.length) throw new UsageError(`daemon takes no arguments\n\n${DAEMON_USAGE}`);
+  const cfg = configFor(a.options.get('config'));
+  const port = portOption(a.options.get('port'));
+  const host = a.options.get('host');
+  const db = a.options.get('db');
+  if (host === true || db === true) throw new UsageError(`--${host === true ? 'host' : 'db'} needs a value`);
+
+  const logFile = join(stateDir(), 'daemon.log');
+  mkdirSync(dirname(logFile), { recursive: true, mode: 0o700 });
+  const log = pino({ level: cfg.log.level, base: { pid: process.pid } }, pino.destination({ dest: logFile, sync: true, mode: 0o600 }));
+  let daemon;
+  try {
+    daemon = await startDaemon({ cfg, version: VERSION, log, ...(port !== undefined && { port }), ...(host && { host }), ...(db && { db }) });
+  } catch (e) {
+    if (e instanceof StoreError) throw new UsageError(e.message);
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'EADDRINUSE') throw new UsageError(`daemon: port ${port ?? cfg.daemon.port} is in use (another daemon? try --port 0)`);
+    throw e;
+  }
+  const out = process.stdout;
+  out.write(`termsupervisor ${VERSION}: daemon listening on ${daemon.url} (log: ${logFile})\n`);
+  out.write(`termsupervisor: dashboard ${daemon.dashboardUrl()}\n`);
+  out.write(`termsupervisor: add a pane with: termsupervisor run -- <command>   (stop the daemon with Ctrl-C)\n`);
+
+  return await new Promise<number>((resolve) => {
+    let signals = 0;
+    const stop = (sig: NodeJS.Signals) => {
+      if (++signals > 1) {
+        process.stderr.write(`termsupervisor: ${sig} again: exiting now\n`);
+        process.exit(130);
+      }
+      process.stderr.write(`termsupervisor: ${sig}: shutting down (send it again to force)\n`);
+      void daemon.close().then(() => resolve(0), (e: unknown) => {
+        process.stderr.write(`termsupervisor: shutdown: ${(e as Error).message}\n`);
+        resolve(1);
+      });
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+function portOption(v: string | true | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  if (v === true || !/^\d+$/.test(v) || Number(v) > 65535) throw new UsageError(`--port must be a port number 0-65535, got ${JSON.stringify(v)}`);
+  return Number(v);
+}

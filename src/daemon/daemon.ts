@@ -1,0 +1,146 @@
+// `termsupervisor daemon`: the background service. Opens the history, makes the token, builds the web app, and
+// listens (the only listen() in the daemon); panes join over pane links. close() shuts down cleanly: stop
+// accepting, close panes, flush history, remove the runtime file.
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import type { Config } from '../config/config.js';
+import { stateDir } from '../config/paths.js';
+import { HistoryStore } from '../store/history-store.js';
+import { Auth, isLoopbackAddress } from '../web/auth.js';
+import { buildApp, type App } from '../web/build-app.js';
+import { Notifier } from '../notify/notifier.js';
+import { desktopChannel } from '../notify/desktop.js';
+import { webhookChannel, type WebhookFormat } from '../notify/webhook.js';
+import { bellChannel } from '../notify/bell.js';
+import type { NotifyChannel } from '../notify/types.js';
+import { PaneRegistry, type RegistryLog } from './pane-registry.js';
+import { PaneLinks } from './pane-links.js';
+import { loadOrCreateToken, tokenPath } from './token.js';
+import { removeRuntimeFile, runtimeFilePath, writeRuntimeFile } from './runtime-file.js';
+
+export interface DaemonOptions {
+  cfg: Config;
+  version: string;
+  host?: string;
+  port?: number;
+  db?: string;
+  env?: NodeJS.ProcessEnv;
+  log: DaemonLog;
+}
+
+export interface DaemonLog extends RegistryLog {
+  error(obj: object, msg?: string): void;
+}
+
+export interface Daemon {
+  url: string;
+  registry: PaneRegistry;
+  app: App;
+  store: HistoryStore;
+  auth: Auth;
+  /** A fresh one-time dashboard link. */
+  dashboardUrl(): string;
+  close(): Promise<void>;
+}
+
+/** The built dashboard: dist/web next to this file's folder. */
+const WEB_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'web');
+/** Retention is applied at start and then this often (ms). */
+const PRUNE_EVERY_MS = 6 * 3600_000;
+
+export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(stateDir(env), 'history.sqlite');
+}
+
+export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
+  const env = o.env ?? process.env;
+  const d = o.cfg.daemon;
+  const host = o.host ?? d.host;
+  const port = o.port ?? d.port;
+  const loopback = isLoopbackAddress(host);
+  const token = loadOrCreateToken(tokenPath(env));
+  const auth = new Auth(token, loopback);
+  const store = HistoryStore.open(o.db ?? defaultDbPath(env), {
+    flushMs: d.store_flush_s * 1000,
+    retentionDays: d.retention_days,
+    onError: (err) => o.log.error({ kind: 'daemon', err: String(err) }, 'history write failed'),
+  });
+  store.prune();
+  closeLeftovers(store);
+
+  let links: PaneLinks | null = null;
+  const notifier = new Notifier(o.cfg.notify, notifyChannels(o.cfg, (id, bytes) => void links?.bell(id, bytes)), {
+    onError: (err, channel) => o.log.warn({ kind: 'notify', channel, err: String(err) }, 'notification failed'),
+  });
+  const registry = new PaneRegistry({
+    cfg: o.cfg,
+    store,
+    version: o.version,
+    log: o.log,
+    notify: (ev) => {
+      const r = notifier.handle(ev);
+      store.addCounters({ [r.sent ? 'notify.sent' : `notify.suppressed.${r.reason}`]: 1 });
+      o.log.info({ kind: 'notify', pane: ev.paneId, state: ev.kind, sent: r.sent, reason: r.reason }, 'notification');
+    },
+    onLink: (_kind, ws, remote) => links!.accept(ws, remote),
+  });
+  links = new PaneLinks(registry, o.log);
+
+  const app = buildApp({
+    api: registry,
+    auth,
+    webDir: WEB_DIR,
+    loopback,
+    hub: { coalesceMs: d.ws_coalesce_s * 1000, maxBufferedBytes: d.ws_max_buffered_bytes, slowDropMs: d.ws_slow_drop_s * 1000 },
+  });
+  await app.fastify.listen({ host, port });
+  const addr = app.fastify.server.address();
+  const bound = typeof addr === 'object' && addr ? addr.port : port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+  const runtimePath = runtimeFilePath(env);
+  writeRuntimeFile({ url, pid: process.pid, startedAt: Date.now(), version: o.version }, runtimePath);
+  const pruneTimer = setInterval(() => store.prune(), PRUNE_EVERY_MS);
+  pruneTimer.unref();
+  o.log.info({ kind: 'daemon', event: 'started', url, pid: process.pid, loopback }, 'daemon started');
+
+  let closing: Promise<void> | null = null;
+  return {
+    url,
+    registry,
+    app,
+    store,
+    auth,
+    dashboardUrl: () => `${url}/auth?code=${auth.issueCode()}`,
+    close() {
+      closing ??= (async () => {
+        clearInterval(pruneTimer);
+        links!.closeAll();
+        registry.closeAll('daemon stopping');
+        await app.close();
+        await notifier.settled();
+        store.close();
+        removeRuntimeFile(process.pid, runtimePath);
+        o.log.info({ kind: 'daemon', event: 'stopped' }, 'daemon stopped');
+      })();
+      return closing;
+    },
+  };
+}
+
+/** Panes the previous daemon had attached are not attached to this one until their source comes back. */
+function closeLeftovers(store: HistoryStore): void {
+  const now = Date.now();
+  for (const p of store.panes()) if (p.closedAt === null) store.upsertPane({ ...p, closedAt: now, rule: 'daemon.restarted' });
+}
+
+function notifyChannels(cfg: Config, bell: (paneId: string, bytes: string) => void): NotifyChannel[] {
+  const n = cfg.notify;
+  const out: NotifyChannel[] = [];
+  if (n.desktop) {
+    const desktop = desktopChannel();
+    if (desktop) out.push(desktop);
+  }
+  if (n.webhook_url) out.push(webhookChannel(n.webhook_url, n.webhook_format as WebhookFormat));
+  if (n.terminal_bell) out.push(bellChannel(bell));
+  return out;
+}

@@ -1,0 +1,183 @@
+// One attached pane inside the daemon: its pipeline (PaneMonitor on the wall clock), its turns, and its record.
+// Events arrive without times; the pane stamps them with its own clock on arrival.
+import type { AgentChoice, Config } from '../config/config.js';
+import type { PaneEvent } from '../attach/source.js';
+import { RealClock } from '../state/clock.js';
+import { TurnTracker, type Turn } from '../state/turn-tracker.js';
+import type { Transition } from '../state/pane-machine.js';
+import type { AttachKind, PaneRecord, TransitionRecord, TurnRecord } from '../store/records.js';
+import type { PaneView } from '../web/api-types.js';
+import { PaneMonitor } from './pane-monitor.js';
+import { redactCommand, redactText } from './redact.js';
+import { signalSource } from './signal-source.js';
+
+export type UntimedEvent = PaneEvent extends infer E ? (E extends PaneEvent ? Omit<E, 't'> : never) : never;
+
+export interface LivePaneHooks {
+  transition(p: LivePane, tr: TransitionRecord, raw: Transition): void;
+  turn(p: LivePane, turn: TurnRecord): void;
+  /** The screen was read (coalesced): the live edge may have moved. */
+  screen(p: LivePane): void;
+}
+
+export interface LivePaneOptions {
+  id: string;
+  name: string;
+  attach: AttachKind;
+  command: string;
+  cols: number;
+  rows: number;
+  agent: AgentChoice;
+  cfg: Config;
+  /** The stored record of the same pane from before (a wrapper reconnecting, a daemon restart). */
+  previous?: PaneRecord | null;
+  hooks: LivePaneHooks;
+}
+
+const NEEDS_YOU = new Set(['WAITING_APPROVAL', 'FAILED', 'DONE']);
+
+export class LivePane {
+  readonly id: string;
+  readonly monitor: PaneMonitor;
+  readonly record: PaneRecord;
+  private readonly clock = new RealClock();
+  /** Epoch ms at pane-clock 0. */
+  private readonly origin = Date.now();
+  private readonly turns = new TurnTracker();
+  private readonly edgeLines: number;
+
+  constructor(opts: LivePaneOptions) {
+    this.id = opts.id;
+    this.edgeLines = opts.cfg.daemon.edge_lines;
+    this.monitor = new PaneMonitor({ cfg: opts.cfg, clock: this.clock, cols: opts.cols, rows: opts.rows, agent: opts.agent, command: opts.command });
+    const now = this.origin;
+    const prev = opts.previous;
+    this.record = {
+      id: opts.id,
+      name: opts.name,
+      program: this.monitor.analyzer.currentProgram.program,
+      attach: opts.attach,
+      command: redactCommand(opts.command),
+      cols: opts.cols,
+      rows: opts.rows,
+      createdAt: prev?.createdAt ?? now,
+      lastSeenAt: now,
+      closedAt: null,
+      state: 'IDLE',
+      since: now,
+      startedAt: now,
+      tier: 0,
+      source: 'timer',
+      rule: prev ? 'attach.reconnected' : 'attach.new',
+      line: '',
+      stalled: false,
+    };
+    this.monitor.onTransition((tr) => this.onTransition(tr, opts.hooks));
+    this.monitor.onScreenChange(() => opts.hooks.screen(this));
+  }
+
+  /** Pane-clock seconds now. */
+  get t(): number {
+    return this.clock.now() / 1000;
+  }
+
+  wall(t: number): number {
+    return Math.round(this.origin + t * 1000);
+  }
+
+  handle(ev: UntimedEvent): void {
+    const e = { ...ev, t: this.t } as PaneEvent;
+    this.record.lastSeenAt = Date.now();
+    if (e.kind === 'input') this.turns.input(e.data);
+    if (e.kind === 'resize') {
+      this.record.cols = e.cols;
+      this.record.rows = e.rows;
+    }
+    this.monitor.handle(e);
+  }
+
+  ack(by: string): void {
+    this.monitor.ack(by);
+  }
+
+  screenText(): string {
+    return this.monitor.screen.text();
+  }
+
+  view(): PaneView {
+    return paneView(this.record, this.monitor.screen.edge(this.edgeLines), true);
+  }
+
+  /** The source went away; returns the turn it cut short, if one was open. */
+  close(): TurnRecord | null {
+    const open = this.turns.end(this.t);
+    this.record.closedAt = Date.now();
+    this.monitor.stop();
+    return open ? this.turnRecord(open) : null;
+  }
+
+  private onTransition(tr: Transition, hooks: LivePaneHooks): void {
+    const r = this.record;
+    r.program = this.monitor.analyzer.currentProgram.program;
+    r.state = tr.to;
+    r.since = this.wall(tr.t);
+    r.startedAt = this.wall(tr.startedAt);
+    r.tier = tr.tier;
+    r.source = signalSource(tr.tier, tr.rule);
+    r.rule = tr.rule;
+    r.line = redactText(tr.line);
+    r.stalled = tr.stalled;
+    const rec: TransitionRecord = {
+      paneId: this.id,
+      at: r.since,
+      from: tr.from,
+      to: tr.to,
+      tier: tr.tier,
+      source: r.source,
+      rule: tr.rule,
+      line: r.line,
+      stalled: tr.stalled,
+      startedAt: r.startedAt,
+      startedAtKept: tr.startedAtKept,
+    };
+    hooks.transition(this, rec, tr);
+    for (const turn of this.turns.transition(tr)) hooks.turn(this, this.turnRecord(turn));
+  }
+
+  private turnRecord(t: Turn): TurnRecord {
+    const start = this.wall(t.start);
+    const end = t.end === null ? null : this.wall(t.end);
+    return {
+      paneId: this.id,
+      start,
+      end,
+      durationS: end === null ? null : Math.round(end - start) / 1000,
+      result: t.result,
+      prompt: t.prompt === null ? null : redactText(t.prompt),
+    };
+  }
+}
+
+/** A pane as the API shows it; `edge` empty for a closed pane. */
+export function paneView(r: PaneRecord, edge: string[], alive: boolean): PaneView {
+  return {
+    id: r.id,
+    name: r.name,
+    program: r.program,
+    state: r.state,
+    since: r.since,
+    startedAt: r.startedAt,
+    source: r.source,
+    tier: r.tier,
+    rule: r.rule,
+    line: r.line,
+    stalled: r.stalled,
+    cols: r.cols,
+    rows: r.rows,
+    attach: r.attach,
+    command: r.command,
+    alive,
+    needsYou: alive && (NEEDS_YOU.has(r.state) || r.stalled),
+    edge: alive ? edge.map(redactText) : [],
+  };
+}

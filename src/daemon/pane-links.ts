@@ -1,0 +1,87 @@
+// The daemon's end of pane links: each `termsupervisor run` wrapper connects, says hello, and streams its pane.
+// A link that dies closes its pane (history stays); a malformed message is refused with a logged reason and the
+// link survives until it has sent too many of them.
+import type { WebSocket, RawData } from 'ws';
+import { LINK_PROTOCOL_VERSION, LinkMessageError, parseLinkMessage, type LinkReply } from '../attach/link-protocol.js';
+import type { PaneRegistry, RegistryLog } from './pane-registry.js';
+
+/** A link must say hello this soon after connecting, or it is closed (a stray connection holds nothing). */
+const HELLO_TIMEOUT_MS = 5000;
+/** Malformed messages tolerated per link before it is closed (a broken client must not fill the log). */
+const MAX_BAD_MESSAGES = 20;
+/** Websocket close code for protocol errors. */
+const CLOSE_PROTOCOL = 1002;
+
+export class PaneLinks {
+  private readonly byPane = new Map<string, WebSocket>();
+  refused = 0;
+
+  constructor(private readonly registry: PaneRegistry, private readonly log: RegistryLog) {}
+
+  accept(ws: WebSocket, remote: string): void {
+    let paneId: string | null = null;
+    let bad = 0;
+    const helloTimer = setTimeout(() => ws.close(CLOSE_PROTOCOL, 'no hello'), HELLO_TIMEOUT_MS);
+    helloTimer.unref();
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      let m;
+      try {
+        if (isBinary) throw new LinkMessageError('binary frames are not part of the protocol');
+        m = parseLinkMessage(data.toString());
+        if (paneId === null && m.type !== 'hello') throw new LinkMessageError(`${m.type} before hello`);
+        if (paneId !== null && m.type === 'hello') throw new LinkMessageError('second hello');
+      } catch (e) {
+        this.refused++;
+        this.log.warn({ kind: 'pane', event: 'link_refused', pane: paneId, remote, reason: (e as Error).message }, 'pane link message refused');
+        if (paneId === null || ++bad > MAX_BAD_MESSAGES) ws.close(CLOSE_PROTOCOL, (e as Error).message.slice(0, 100));
+        return;
+      }
+      switch (m.type) {
+        case 'hello': {
+          clearTimeout(helloTimer);
+          paneId = m.id;
+          this.byPane.get(m.id)?.close(1000, 'replaced by a new link');
+          this.byPane.set(m.id, ws);
+          this.registry.open({ id: m.id, name: m.name, attach: 'run', command: m.command, cols: m.cols, rows: m.rows, agent: m.agent });
+          this.reply(ws, { type: 'welcome', v: LINK_PROTOCOL_VERSION, id: m.id });
+          return;
+        }
+        case 'output':
+        case 'input':
+          return this.registry.feed(paneId!, { kind: m.type, data: m.data });
+        case 'resize':
+          return this.registry.feed(paneId!, { kind: 'resize', cols: m.cols, rows: m.rows });
+        case 'process':
+          return this.registry.feed(paneId!, { kind: 'process', name: m.name, ...(m.pid !== undefined && { pid: m.pid }) });
+        case 'exit':
+          return this.registry.feed(paneId!, { kind: 'exit', code: m.code, signal: m.signal ?? null });
+      }
+    });
+    const gone = () => {
+      clearTimeout(helloTimer);
+      if (paneId !== null && this.byPane.get(paneId) === ws) {
+        this.byPane.delete(paneId);
+        this.registry.close(paneId, 'link closed');
+      }
+    };
+    ws.on('close', gone);
+    ws.on('error', gone);
+  }
+
+  /** Bytes for the person's own terminal (terminal bell notifications); false when the pane has no link. */
+  bell(paneId: string, data: string): boolean {
+    const ws = this.byPane.get(paneId);
+    if (!ws) return false;
+    this.reply(ws, { type: 'bell', data });
+    return true;
+  }
+
+  closeAll(): void {
+    for (const ws of this.byPane.values()) ws.close(1001, 'daemon stopping');
+    this.byPane.clear();
+  }
+
+  private reply(ws: WebSocket, m: LinkReply): void {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
+  }
+}

@@ -1,0 +1,243 @@
+// The daemon's panes: live ones (a LivePane each) and closed ones known from history. Implements what the web
+// layer asks of the daemon, and fans every transition out to the store, the live feed, the log and the notifier.
+import type { WebSocket } from 'ws';
+import type { AgentChoice, Config } from '../config/config.js';
+import type { HistoryStore } from '../store/history-store.js';
+import type { Counters, PaneRecord, TransitionRecord, TurnRecord } from '../store/records.js';
+import type { Transition } from '../state/pane-machine.js';
+import type { MachineState, PaneView, StatsView, TransitionView, WsMessage } from '../web/api-types.js';
+import type { DaemonApi, LinkKind } from '../web/daemon-api.js';
+import type { NotifyEvent, NotifyKind } from '../notify/types.js';
+import { LivePane, paneView, type UntimedEvent } from './live-pane.js';
+import { renderMetrics } from './metrics.js';
+
+export interface RegistryLog {
+  info(obj: object, msg?: string): void;
+  debug(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+}
+
+export interface RegistryOptions {
+  cfg: Config;
+  store: HistoryStore;
+  version: string;
+  log: RegistryLog;
+  notify?: (ev: NotifyEvent) => void;
+  /** Hands an accepted link socket to its protocol (the daemon wires it). */
+  onLink?: (kind: LinkKind, ws: WebSocket, remote: string) => void;
+}
+
+export interface OpenPane {
+  id: string;
+  name: string;
+  attach: PaneRecord['attach'];
+  command: string;
+  cols: number;
+  rows: number;
+  agent: AgentChoice;
+}
+
+/** Counters of analyzers are folded into the store this often (ms): stats survive restarts, cheaply. */
+const COUNTER_SYNC_MS = 5000;
+
+export class PaneRegistry implements DaemonApi {
+  readonly version: string;
+  private readonly live = new Map<string, LivePane>();
+  private readonly listeners = new Set<(m: WsMessage) => void>();
+  /** Analyzer counters already written to the store, per live pane. */
+  private readonly counted = new Map<string, Map<string, number>>();
+  private readonly started = Date.now();
+  private readonly transitionsByTo = new Map<string, number>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly opts: RegistryOptions) {
+    this.version = opts.version;
+    this.timer = setInterval(() => this.syncCounters(), COUNTER_SYNC_MS);
+    this.timer.unref();
+  }
+
+  /** Attach a pane (a new one, or one coming back with the same id: its history continues). */
+  open(p: OpenPane): LivePane {
+    if (this.live.has(p.id)) this.close(p.id, 'replaced');
+    const previous = this.opts.store.pane(p.id) ?? null;
+    const pane = new LivePane({
+      ...p,
+      cfg: this.opts.cfg,
+      previous,
+      hooks: {
+        transition: (lp, rec, raw) => this.onTransition(lp, rec, raw),
+        turn: (lp, turn) => this.onTurn(lp, turn),
+        screen: (lp) => this.emit({ type: 'pane', pane: lp.view() }),
+      },
+    });
+    this.live.set(p.id, pane);
+    this.counted.set(p.id, new Map());
+    this.opts.store.upsertPane(pane.record);
+    this.opts.log.info({ kind: 'pane', pane: p.id, name: p.name, attach: p.attach, event: previous ? 'reattached' : 'attached' }, 'pane attached');
+    this.emit({ type: 'pane', pane: pane.view() });
+    return pane;
+  }
+
+  /** Feed an event to a live pane (ignored for an unknown or closed one). */
+  feed(id: string, ev: UntimedEvent): void {
+    this.live.get(id)?.handle(ev);
+  }
+
+  /** The pane's source went away: keep its history, show it as closed. */
+  close(id: string, why: string): void {
+    const pane = this.live.get(id);
+    if (!pane) return;
+    this.syncCounters(id);
+    this.live.delete(id);
+    this.counted.delete(id);
+    const cut = pane.close();
+    if (cut) this.opts.store.saveTurn(cut);
+    this.opts.store.upsertPane(pane.record);
+    this.opts.log.info({ kind: 'pane', pane: id, event: 'closed', why }, 'pane closed');
+    this.emit({ type: 'pane', pane: paneView(pane.record, [], false) });
+  }
+
+  livePane(id: string): LivePane | undefined {
+    return this.live.get(id);
+  }
+
+  get liveCount(): number {
+    return this.live.size;
+  }
+
+  closeAll(why: string): void {
+    for (const id of [...this.live.keys()]) this.close(id, why);
+    clearInterval(this.timer);
+  }
+
+  // ---- DaemonApi ----------------------------------------------------------------------------------------
+
+  panes(): PaneView[] {
+    const out: PaneView[] = [];
+    for (const p of this.live.values()) out.push(p.view());
+    for (const r of this.opts.store.panes()) if (!this.live.has(r.id)) out.push(paneView(r, [], false));
+    return out;
+  }
+
+  pane(id: string): PaneView | null {
+    const p = this.live.get(id);
+    if (p) return p.view();
+    const r = this.opts.store.pane(id);
+    return r ? paneView(r, [], false) : null;
+  }
+
+  screen(id: string): string | null {
+    return this.live.get(id)?.screenText() ?? null;
+  }
+
+  transitions(id: string, limit: number): TransitionView[] | null {
+    if (!this.known(id)) return null;
+    return this.opts.store.transitions(id, limit);
+  }
+
+  turns(id: string, limit: number): TurnRecord[] | null {
+    if (!this.known(id)) return null;
+    return this.opts.store.turns(id, limit);
+  }
+
+  ack(id: string, by: string): PaneView | null {
+    const p = this.live.get(id);
+    if (p) {
+      p.ack(by);
+      return p.view();
+    }
+    return this.pane(id);
+  }
+
+  stats(): StatsView {
+    this.syncCounters();
+    const byState: Partial<Record<MachineState, number>> = {};
+    const all = this.panes();
+    for (const p of all) if (p.alive) byState[p.state] = (byState[p.state] ?? 0) + 1;
+    return { counters: this.opts.store.counters(), panes: { total: all.length, alive: this.live.size, byState }, uptimeS: Math.round((Date.now() - this.started) / 1000) };
+  }
+
+  metrics(): string {
+    this.syncCounters();
+    const views = [...this.live.values()].map((p) => p.view());
+    return renderMetrics({ panes: views, counters: this.opts.store.counters(), transitionsByTo: this.transitionsByTo, storeDropped: this.opts.store.dropped });
+  }
+
+  subscribe(listener: (m: WsMessage) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  acceptLink(kind: LinkKind, socket: WebSocket, remote: string): void {
+    if (!this.opts.onLink) return void socket.close(1011, 'no link handler');
+    this.opts.onLink(kind, socket, remote);
+  }
+
+  // ---- internals ----------------------------------------------------------------------------------------
+
+  private known(id: string): boolean {
+    return this.live.has(id) || this.opts.store.pane(id) !== undefined;
+  }
+
+  private onTransition(pane: LivePane, rec: TransitionRecord, raw: Transition): void {
+    const { store, log } = this.opts;
+    store.addTransition(rec);
+    store.upsertPane(pane.record);
+    this.transitionsByTo.set(rec.to, (this.transitionsByTo.get(rec.to) ?? 0) + 1);
+    const fields = { kind: 'transition', pane: pane.id, name: pane.record.name, program: pane.record.program, from: rec.from, to: rec.to, tier: rec.tier, rule: rec.rule, stalled: rec.stalled };
+    log.info(fields, 'transition');
+    log.debug({ ...fields, line: rec.line }, 'transition line');
+    this.emit({ type: 'transition', transition: rec });
+    this.emit({ type: 'pane', pane: pane.view() });
+    const kind = notifyKind(raw);
+    if (kind && this.opts.notify) {
+      this.opts.notify({
+        paneId: pane.id,
+        paneName: pane.record.name,
+        program: pane.record.program,
+        kind,
+        at: rec.at,
+        tier: rec.tier,
+        rule: rec.rule,
+        line: rec.line,
+        turnDurationS: kind === 'DONE' || kind === 'FAILED' ? (rec.at - rec.startedAt) / 1000 : null,
+      });
+    }
+  }
+
+  private onTurn(pane: LivePane, turn: TurnRecord): void {
+    this.opts.store.saveTurn(turn);
+    this.opts.log.debug({ kind: 'turn', pane: pane.id, result: turn.result, durationS: turn.durationS }, 'turn');
+  }
+
+  private emit(m: WsMessage): void {
+    for (const l of this.listeners) l(m);
+  }
+
+  /** Writes the growth of each live pane's analyzer counters since the last sync. */
+  private syncCounters(only?: string): void {
+    const delta: Counters = {};
+    let any = false;
+    for (const [id, pane] of this.live) {
+      if (only && id !== only) continue;
+      const seen = this.counted.get(id)!;
+      for (const [k, v] of pane.monitor.analyzer.counters) {
+        const d = v - (seen.get(k) ?? 0);
+        if (d > 0) {
+          delta[k] = (delta[k] ?? 0) + d;
+          seen.set(k, v);
+          any = true;
+        }
+      }
+    }
+    if (any) this.opts.store.addCounters(delta);
+  }
+}
+
+/** The transitions a person may want to hear about. */
+function notifyKind(tr: Transition): NotifyKind | null {
+  if (tr.stalled && tr.from === tr.to) return 'STALLED';
+  if (tr.from === tr.to) return null;
+  if (tr.to === 'WAITING_APPROVAL' || tr.to === 'FAILED' || tr.to === 'DONE') return tr.to;
+  return null;
+}

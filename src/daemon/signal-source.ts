@@ -1,0 +1,9 @@
+// Names the kind of evidence behind a transition, for people: the tier says how much to trust it.
+import type { SignalSource } from '../store/records.js';
+
+export function signalSource(tier: number, rule: string): SignalSource {
+  if (tier === 1) return rule.startsWith('hook.') ? 'hook' : 'in-band';
+  if (tier === 2) return 'profile';
+  if (tier === 3) return 'heuristic';
+  return rule.startsWith('ack.') ? 'user' : 'timer';
+}

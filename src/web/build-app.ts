@@ -1,0 +1,169 @@
+// The daemon's HTTP face, built by a factory so tests use inject() without a port. REST under /api, the live
+// feed on /ws, link endpoints for panes and bridges, the dashboard's page and assets, /metrics and /healthz.
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { Auth, loopbackHost, TOKEN_COOKIE } from './auth.js';
+import { LINK_PATHS, type DaemonApi } from './daemon-api.js';
+import { StaticFiles } from './static-files.js';
+import { WsHub, type HubOptions } from './ws-hub.js';
+
+export interface AppOptions {
+  api: DaemonApi;
+  auth: Auth;
+  /** Folder of the built dashboard (dist/web). */
+  webDir: string;
+  hub: HubOptions;
+  /** The bind is loopback: Host headers must be loopback names too. */
+  loopback: boolean;
+  /** Largest message a link (run wrapper, bridge) may send: one pty read is far smaller. */
+  maxLinkMessageBytes?: number;
+  logger?: boolean;
+}
+
+/** Rows of history `GET /api/panes/:id/transitions` returns at most, whatever `limit` asks. */
+const MAX_LIMIT = 1000;
+const DEFAULT_LIMIT = 100;
+/** A pty read is at most a few KiB; a link message beyond this is refused, not buffered. */
+const DEFAULT_MAX_LINK_MESSAGE = 4 << 20;
+/** Dashboard websockets never send us anything big. */
+const MAX_DASHBOARD_MESSAGE = 4 << 10;
+
+export interface App {
+  fastify: FastifyInstance;
+  hub: WsHub;
+  close(): Promise<void>;
+}
+
+export function buildApp(opts: AppOptions): App {
+  const { api, auth } = opts;
+  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 1 << 20 });
+  const files = new StaticFiles(opts.webDir);
+  const hub = new WsHub(opts.hub);
+  const unsubscribe = api.subscribe((m) => {
+    hub.publish(m);
+    if (m.type === 'transition') hub.flushPane(m.transition.paneId);
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    if (opts.loopback && !loopbackHost(req.headers.host)) return reply.code(403).send({ error: 'forbidden host' });
+    const open = req.url === '/healthz' || req.url.startsWith('/auth') || req.url === '/' || req.url.startsWith('/assets/');
+    if (!open && !auth.mayRead(req)) return reply.code(401).send({ error: 'token required' });
+    if (req.method !== 'GET' && req.method !== 'HEAD' && !auth.mayChange(req)) {
+      return reply.code(auth.hasToken(req) ? 403 : 401).send({ error: auth.hasToken(req) ? 'foreign origin' : 'token required' });
+    }
+  });
+
+  app.get('/healthz', async () => ({ ok: true, version: api.version }));
+  app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(api.metrics() + hubMetrics(hub)));
+
+  app.get('/', async (_req, reply) => {
+    const f = files.index;
+    if (!f) return reply.code(503).type('text/plain').send('dashboard not built: run `make build`');
+    return reply.type(f.type).header('cache-control', 'no-cache').send(f.body);
+  });
+  app.get<{ Params: { file: string } }>('/assets/:file', async (req, reply) => {
+    const f = files.asset(req.params.file);
+    if (!f) return reply.code(404).send({ error: 'no such asset' });
+    return reply.type(f.type).send(f.body);
+  });
+  app.get<{ Querystring: { code?: string } }>('/auth', async (req, reply) => {
+    const code = req.query.code ?? '';
+    if (!auth.redeem(code)) {
+      return reply.code(403).type('text/plain').send('This dashboard link was used already or has expired. Get a new one: termsupervisor dashboard\n');
+    }
+    reply.header('set-cookie', `${TOKEN_COOKIE}=${encodeURIComponent(auth.cookieValue)}; HttpOnly; SameSite=Strict; Path=/`);
+    return reply.redirect('/', 302);
+  });
+  // A new one-time link, for a CLI holding the token (`termsupervisor dashboard`).
+  app.post('/api/auth/code', async () => ({ code: auth.issueCode() }));
+
+  app.get('/api/panes', async () => api.panes());
+  app.get<{ Params: { id: string } }>('/api/panes/:id', async (req, reply) => api.pane(req.params.id) ?? notFound(reply));
+  app.get<{ Params: { id: string } }>('/api/panes/:id/screen', async (req, reply) => {
+    const text = api.screen(req.params.id);
+    return text === null ? notFound(reply) : { text };
+  });
+  app.get<{ Params: { id: string }; Querystring: { limit?: string } }>('/api/panes/:id/transitions', async (req, reply) => {
+    const limit = parseLimit(req.query.limit);
+    if (limit === null) return reply.code(400).send({ error: `limit must be a whole number from 1 to ${MAX_LIMIT}` });
+    return api.transitions(req.params.id, limit) ?? notFound(reply);
+  });
+  app.get<{ Params: { id: string }; Querystring: { limit?: string } }>('/api/panes/:id/turns', async (req, reply) => {
+    const limit = parseLimit(req.query.limit);
+    if (limit === null) return reply.code(400).send({ error: `limit must be a whole number from 1 to ${MAX_LIMIT}` });
+    return api.turns(req.params.id, limit) ?? notFound(reply);
+  });
+  app.post<{ Params: { id: string } }>('/api/panes/:id/ack', async (req, reply) => api.ack(req.params.id, 'dashboard') ?? notFound(reply));
+  app.get('/api/stats', async () => api.stats());
+
+  // Websockets: the dashboard feed and the link endpoints share the server's upgrade event.
+  const wssFeed = new WebSocketServer({ noServer: true, maxPayload: MAX_DASHBOARD_MESSAGE });
+  const wssLink = new WebSocketServer({ noServer: true, maxPayload: opts.maxLinkMessageBytes ?? DEFAULT_MAX_LINK_MESSAGE });
+  app.server.on('upgrade', (raw: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = (raw.url ?? '').split('?')[0]!;
+    const req = { headers: raw.headers, url: raw.url ?? '' } as unknown as FastifyRequest;
+    const refuse = (code: number, msg: string) => {
+      socket.end(`HTTP/1.1 ${code} ${msg}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    };
+    if (opts.loopback && !loopbackHost(raw.headers.host)) return refuse(403, 'Forbidden');
+    if (path === '/ws') {
+      if (!auth.mayWatch(req)) return refuse(401, 'Unauthorized');
+      wssFeed.handleUpgrade(raw, socket, head, (ws: WebSocket) => {
+        ws.on('message', () => {}); // the dashboard only listens; anything it sends is ignored
+        hub.add(ws, { type: 'hello', version: api.version, panes: api.panes() });
+      });
+      return;
+    }
+    const kind = LINK_PATHS[path];
+    if (kind) {
+      if (!auth.mayChange(req)) return refuse(401, 'Unauthorized');
+      wssLink.handleUpgrade(raw, socket, head, (ws: WebSocket) => api.acceptLink(kind, ws, raw.socket.remoteAddress ?? ''));
+      return;
+    }
+    refuse(404, 'Not Found');
+  });
+
+  return {
+    fastify: app,
+    hub,
+    async close() {
+      unsubscribe();
+      hub.close();
+      for (const ws of wssLink.clients) ws.terminate();
+      wssFeed.close();
+      wssLink.close();
+      await app.close();
+    },
+  };
+}
+
+function notFound(reply: FastifyReply) {
+  return reply.code(404).send({ error: 'no such pane' });
+}
+
+function parseLimit(v: string | undefined): number | null {
+  if (v === undefined) return DEFAULT_LIMIT;
+  if (!/^\d+$/.test(v)) return null;
+  const n = Number(v);
+  return n >= 1 && n <= MAX_LIMIT ? n : null;
+}
+
+function hubMetrics(hub: WsHub): string {
+  return [
+    '# HELP termsupervisor_ws_clients Dashboard websocket clients connected.',
+    '# TYPE termsupervisor_ws_clients gauge',
+    `termsupervisor_ws_clients ${hub.size}`,
+    '# HELP termsupervisor_ws_messages_total Messages sent to dashboard clients.',
+    '# TYPE termsupervisor_ws_messages_total counter',
+    `termsupervisor_ws_messages_total ${hub.sent}`,
+    '# HELP termsupervisor_ws_skipped_total Flushes skipped for a client that was behind.',
+    '# TYPE termsupervisor_ws_skipped_total counter',
+    `termsupervisor_ws_skipped_total ${hub.skipped}`,
+    '# HELP termsupervisor_ws_dropped_total Clients dropped for not reading.',
+    '# TYPE termsupervisor_ws_dropped_total counter',
+    `termsupervisor_ws_dropped_total ${hub.dropped}`,
+    '',
+  ].join('\n');
+}

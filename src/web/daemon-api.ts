@@ -1,0 +1,28 @@
+// What the web layer needs from the daemon: read views, the person's ack, a live feed, and the doors through
+// which panes and bridges connect. The daemon implements it; the web layer never reaches past it.
+import type { WebSocket } from 'ws';
+import type { PaneView, StatsView, TransitionView, TurnView, WsMessage } from './api-types.js';
+
+export interface DaemonApi {
+  readonly version: string;
+  panes(): PaneView[];
+  pane(id: string): PaneView | null;
+  /** The pane's rendered screen (visible rows), or null for an unknown or closed pane. */
+  screen(id: string): string | null;
+  transitions(id: string, limit: number): TransitionView[] | null;
+  turns(id: string, limit: number): TurnView[] | null;
+  /** The person has seen the pane: DONE/FAILED/WAITING → IDLE. Null for an unknown pane. */
+  ack(id: string, by: string): PaneView | null;
+  stats(): StatsView;
+  /** Figures for GET /metrics, already in Prometheus text exposition format. */
+  metrics(): string;
+  /** Live pane snapshots and transitions; returns the unsubscribe function. */
+  subscribe(listener: (m: WsMessage) => void): () => void;
+  /** An authenticated websocket at one of the daemon's link endpoints (a `run` wrapper, a bridge). */
+  acceptLink(kind: LinkKind, socket: WebSocket, remote: string): void;
+}
+
+export type LinkKind = 'pane';
+
+/** Websocket paths of the link endpoints. */
+export const LINK_PATHS: Record<string, LinkKind> = { '/api/pane-link': 'pane' };
