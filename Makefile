@@ -17,11 +17,10 @@ build: install
 test: build
 	npm test --silent
 
-# Until the daemon lands (next issue), `run` starts a watched shell: the wrapper with the detector on it.
+# The daemon in the foreground on the embedded SQLite default; it prints the dashboard's one-time link.
+# Override with e.g. `make run ARGS="--port 0"`.
 run: build
-	@echo "termsupervisor: watching a new shell; state transitions go to $$(node -e "import('./dist/cli/paths.js').then(m=>console.log(m.eventLogPath()))")"
-	@echo "  (in another terminal: make loghook)"
-	bin/termsupervisor run --name shell -- $${SHELL:-bash}
+	bin/termsupervisor daemon $(ARGS)
 
 bench: build
 	npm run bench --silent
