@@ -118,6 +118,11 @@ export class DaemonLink {
 
   private connect(): void {
     if (this.closed) return;
+    // A daemon found through its runtime file may come back on another port: look again on each attempt.
+    if (this.opts.target.from === 'runtime-file') {
+      const info = readRuntimeFile();
+      if (info) this.opts.target.url = info.url;
+    }
     const url = this.opts.target.url.replace(/^http/, 'ws').replace(/\/+$/, '') + '/api/pane-link';
     const headers: Record<string, string> = {};
     if (this.opts.target.token) headers['authorization'] = `Bearer ${this.opts.target.token}`;

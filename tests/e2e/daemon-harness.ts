@@ -1,0 +1,105 @@
+// A real `termsupervisor daemon` process for end-to-end tests: its own XDG dirs and a free port, started from
+// the built CLI, read through its printed link and its files. Stopped (or killed) by the test.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WebSocket } from 'ws';
+import { BIN, ROOT, testEnv, waitFor } from './harness.js';
+
+/** What the daemon prints when it is ready. */
+const READY = /termsupervisor: dashboard (http:\/\/[^/\s]+)\/auth\?code=(\S+)/;
+
+export interface DaemonDirs {
+  dir: string;
+  env: Record<string, string>;
+  db: string;
+  cleanup(): void;
+}
+
+export function daemonDirs(): DaemonDirs {
+  const dir = mkdtempSync(join(tmpdir(), 'ts-daemon-'));
+  mkdirSync(join(dir, 'run'), { recursive: true, mode: 0o700 });
+  return { dir, env: testEnv(dir), db: join(dir, 'history.sqlite'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export class DaemonProcess {
+  readonly child: ChildProcess;
+  stdout = '';
+  stderr = '';
+  url = '';
+  code = '';
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  constructor(readonly dirs: DaemonDirs, args: string[] = []) {
+    this.child = spawn(process.execPath, [BIN, 'daemon', '--port', '0', '--db', dirs.db, ...args], { cwd: ROOT, env: dirs.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child.stdout!.on('data', (d: Buffer) => (this.stdout += d.toString()));
+    this.child.stderr!.on('data', (d: Buffer) => (this.stderr += d.toString()));
+    this.exited = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve({ code, signal })));
+  }
+
+  static async start(dirs: DaemonDirs, args: string[] = []): Promise<DaemonProcess> {
+    const d = new DaemonProcess(dirs, args);
+    let done = false;
+    void d.exited.then(() => (done = true));
+    const m = await waitFor('the daemon to print its dashboard link', () => READY.exec(d.stdout) ?? (done ? ({} as RegExpExecArray) : null), () => d.diag());
+    if (!m[1]) throw new Error(`daemon exited before it was ready\n${d.diag()}`);
+    d.url = m[1];
+    d.code = m[2]!;
+    return d;
+  }
+
+  get token(): string {
+    return readFileSync(join(this.dirs.dir, 'config', 'termsupervisor', 'token'), 'utf8').trim();
+  }
+
+  get runtimeFile(): string {
+    return join(this.dirs.dir, 'run', 'termsupervisor', 'daemon.json');
+  }
+
+  async get<T>(path: string): Promise<T> {
+    const r = await fetch(this.url + path);
+    if (!r.ok) throw new Error(`GET ${path}: ${r.status} ${await r.text()}`);
+    return (await r.json()) as T;
+  }
+
+  async post(path: string, token: string | null): Promise<Response> {
+    return fetch(this.url + path, { method: 'POST', headers: token ? { authorization: `Bearer ${token}` } : {} });
+  }
+
+  /** A /ws client collecting every message. */
+  async feed(): Promise<{ ws: WebSocket; messages: Array<{ type: string; [k: string]: unknown }> }> {
+    const ws = new WebSocket(this.url.replace('http', 'ws') + '/ws');
+    const messages: Array<{ type: string; [k: string]: unknown }> = [];
+    ws.on('message', (d) => messages.push(JSON.parse(d.toString())));
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    return { ws, messages };
+  }
+
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+    return this.exited;
+  }
+
+  diag(): string {
+    return `daemon stdout:\n${this.stdout}\ndaemon stderr:\n${this.stderr}`;
+  }
+
+  runtimeFileExists(): boolean {
+    return existsSync(this.runtimeFile);
+  }
+}
+
+/** waitFor for conditions that need an await (an HTTP read); polls until the probe gives a value. */
+export async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, diag: () => string = () => '', timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== null && v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}\n${diag()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
