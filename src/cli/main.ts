@@ -6,6 +6,7 @@ import { replayCommand } from './replay.js';
 import { classifyCommand } from './classify.js';
 import { runCommand } from './run.js';
 import { daemonCommand } from './daemon.js';
+import { dashboardCommand } from './dashboard.js';
 import { VERSION } from './version.js';
 
 export const USAGE = `termsupervisor ${VERSION}: watches terminal panes running AI coding agents and shells, and tells you
@@ -18,6 +19,7 @@ commands:
                       run a command in a watched pane, transparently; transitions go to the event log
   daemon [--port N] [--host ADDR] [--db PATH]
                       the background service: dashboard, API, history, notifications
+  dashboard           print a fresh one-time link to the running daemon's dashboard
   replay <file.cast> [--agent A] [--format jsonl|table]
                       run a recording through the detector in virtual time; one line per transition
   classify [--agent A] [file|-]
@@ -41,6 +43,8 @@ export async function main(argv: string[]): Promise<number> {
         return await runCommand(rest);
       case 'daemon':
         return await daemonCommand(rest);
+      case 'dashboard':
+        return await dashboardCommand(rest);
       case 'version':
       case '--version':
       case '-V':

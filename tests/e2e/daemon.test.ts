@@ -160,4 +160,18 @@ describe('termsupervisor daemon', () => {
     const foreign = await fetch(`${dm.url}/api/auth/code`, { method: 'POST', headers: { cookie: cookie.split(';')[0]!, origin: 'http://evil.example' } });
     expect(foreign.status).toBe(403);
   }, 30_000);
+
+  it('`termsupervisor dashboard` finds the running daemon and prints a fresh link that works once', async () => {
+    const d = dirs();
+    const dm = await daemon(d);
+    const out = await new Promise<string>((resolve, reject) => {
+      const c = spawn(process.execPath, [BIN, 'dashboard'], { cwd: ROOT, env: d.env });
+      let s = '';
+      c.stdout.on('data', (b: Buffer) => (s += b.toString()));
+      c.on('exit', (code) => (code === 0 ? resolve(s.trim()) : reject(new Error(`exit ${code}: ${s}`))));
+    });
+    expect(out).toMatch(new RegExp(`^${dm.url}/auth\\?code=\\S+$`));
+    expect((await fetch(out, { redirect: 'manual' })).status).toBe(302);
+    expect((await fetch(out, { redirect: 'manual' })).status).toBe(403);
+  }, 30_000);
 });
