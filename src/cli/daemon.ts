@@ -1,10 +1,7 @@
 // `termsupervisor daemon`: runs the service in the foreground (a service manager or `make run` keeps it), prints
 // the dashboard's one-time link, and shuts down cleanly on SIGINT/SIGTERM (a second signal forces the exit).
-import pino from 'pino';
-import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { stateDir } from '../config/paths.js';
 import { startDaemon } from '../daemon/daemon.js';
+import { closeLogger, createLogger, daemonLogPath } from '../daemon/logger.js';
 import { StoreError } from '../store/store-error.js';
 import { parseArgs, UsageError } from './args.js';
 import { configFor } from './load-config.js';
@@ -33,9 +30,8 @@ export async function daemonCommand(argv: string[]): Promise<number> {
   const db = a.options.get('db');
   if (host === true || db === true) throw new UsageError(`--${host === true ? 'host' : 'db'} needs a value`);
 
-  const logFile = join(stateDir(), 'daemon.log');
-  mkdirSync(dirname(logFile), { recursive: true, mode: 0o700 });
-  const log = pino({ level: cfg.log.level, base: { pid: process.pid } }, pino.destination({ dest: logFile, sync: true, mode: 0o600 }));
+  const logFile = daemonLogPath();
+  const log = createLogger({ file: logFile, level: cfg.log.level, maxBytes: cfg.log.max_bytes, keep: cfg.log.keep });
   let daemon;
   try {
     daemon = await startDaemon({ cfg, version: VERSION, log, ...(port !== undefined && { port }), ...(host && { host }), ...(db && { db }) });
@@ -58,10 +54,16 @@ export async function daemonCommand(argv: string[]): Promise<number> {
         process.exit(130);
       }
       process.stderr.write(`termsupervisor: ${sig}: shutting down (send it again to force)\n`);
-      void daemon.close().then(() => resolve(0), (e: unknown) => {
-        process.stderr.write(`termsupervisor: shutdown: ${(e as Error).message}\n`);
-        resolve(1);
-      });
+      void daemon.close().then(
+        () => {
+          closeLogger(log);
+          resolve(0);
+        },
+        (e: unknown) => {
+          process.stderr.write(`termsupervisor: shutdown: ${(e as Error).message}\n`);
+          resolve(1);
+        },
+      );
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

@@ -9,11 +9,9 @@ import { HistoryStore } from '../store/history-store.js';
 import { Auth, isLoopbackAddress } from '../web/auth.js';
 import { buildApp, type App } from '../web/build-app.js';
 import { Notifier } from '../notify/notifier.js';
-import { desktopChannel } from '../notify/desktop.js';
-import { webhookChannel, type WebhookFormat } from '../notify/webhook.js';
-import { bellChannel } from '../notify/bell.js';
-import type { NotifyChannel } from '../notify/types.js';
-import { PaneRegistry, type RegistryLog } from './pane-registry.js';
+import { channelsFromConfig } from '../notify/channels.js';
+import type { Logger } from './logger.js';
+import { PaneRegistry } from './pane-registry.js';
 import { PaneLinks } from './pane-links.js';
 import { loadOrCreateToken, tokenPath } from './token.js';
 import { removeRuntimeFile, runtimeFilePath, writeRuntimeFile } from './runtime-file.js';
@@ -25,11 +23,7 @@ export interface DaemonOptions {
   port?: number;
   db?: string;
   env?: NodeJS.ProcessEnv;
-  log: DaemonLog;
-}
-
-export interface DaemonLog extends RegistryLog {
-  error(obj: object, msg?: string): void;
+  log: Logger;
 }
 
 export interface Daemon {
@@ -69,7 +63,11 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
   closeLeftovers(store);
 
   let links: PaneLinks | null = null;
-  const notifier = new Notifier(o.cfg.notify, notifyChannels(o.cfg, (id, bytes) => void links?.bell(id, bytes)), {
+  const channels = channelsFromConfig(o.cfg.notify, {
+    paneWrite: (id, bytes) => void links?.bell(id, bytes),
+    onUnavailable: (channel, why) => o.log.info({ kind: 'notify', channel, why }, 'notification channel unavailable'),
+  });
+  const notifier = new Notifier(o.cfg.notify, channels, {
     onError: (err, channel) => o.log.warn({ kind: 'notify', channel, err: String(err) }, 'notification failed'),
   });
   const registry = new PaneRegistry({
@@ -80,9 +78,10 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
     notify: (ev) => {
       const r = notifier.handle(ev);
       store.addCounters({ [r.sent ? 'notify.sent' : `notify.suppressed.${r.reason}`]: 1 });
-      o.log.info({ kind: 'notify', pane: ev.paneId, state: ev.kind, sent: r.sent, reason: r.reason }, 'notification');
+      o.log.info({ kind: 'notify', pane: ev.paneId, name: ev.paneName, program: ev.program, state: ev.kind, sent: r.sent, reason: r.reason }, 'notification');
     },
     onLink: (_kind, ws, remote) => links!.accept(ws, remote),
+    onClose: (id) => notifier.forget(id),
   });
   links = new PaneLinks(registry, o.log);
 
@@ -131,16 +130,4 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
 function closeLeftovers(store: HistoryStore): void {
   const now = Date.now();
   for (const p of store.panes()) if (p.closedAt === null) store.upsertPane({ ...p, closedAt: now, rule: 'daemon.restarted' });
-}
-
-function notifyChannels(cfg: Config, bell: (paneId: string, bytes: string) => void): NotifyChannel[] {
-  const n = cfg.notify;
-  const out: NotifyChannel[] = [];
-  if (n.desktop) {
-    const desktop = desktopChannel();
-    if (desktop) out.push(desktop);
-  }
-  if (n.webhook_url) out.push(webhookChannel(n.webhook_url, n.webhook_format as WebhookFormat));
-  if (n.terminal_bell) out.push(bellChannel(bell));
-  return out;
 }

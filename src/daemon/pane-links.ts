@@ -3,7 +3,8 @@
 // link survives until it has sent too many of them.
 import type { WebSocket, RawData } from 'ws';
 import { LINK_PROTOCOL_VERSION, LinkMessageError, parseLinkMessage, type LinkReply } from '../attach/link-protocol.js';
-import type { PaneRegistry, RegistryLog } from './pane-registry.js';
+import type { PaneRegistry } from './pane-registry.js';
+import type { Logger } from './logger.js';
 
 /** A link must say hello this soon after connecting, or it is closed (a stray connection holds nothing). */
 const HELLO_TIMEOUT_MS = 5000;
@@ -16,7 +17,7 @@ export class PaneLinks {
   private readonly byPane = new Map<string, WebSocket>();
   refused = 0;
 
-  constructor(private readonly registry: PaneRegistry, private readonly log: RegistryLog) {}
+  constructor(private readonly registry: PaneRegistry, private readonly log: Logger) {}
 
   accept(ws: WebSocket, remote: string): void {
     let paneId: string | null = null;

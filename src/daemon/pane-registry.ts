@@ -10,19 +10,17 @@ import type { DaemonApi, LinkKind } from '../web/daemon-api.js';
 import type { NotifyEvent, NotifyKind } from '../notify/types.js';
 import { LivePane, paneView, type UntimedEvent } from './live-pane.js';
 import { renderMetrics } from './metrics.js';
+import { logSignal, logTransition, paneLogger, type Logger } from './logger.js';
 
-export interface RegistryLog {
-  info(obj: object, msg?: string): void;
-  debug(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-}
 
 export interface RegistryOptions {
   cfg: Config;
   store: HistoryStore;
   version: string;
-  log: RegistryLog;
+  log: Logger;
   notify?: (ev: NotifyEvent) => void;
+  /** A pane was closed (its notification timers can go). */
+  onClose?: (id: string) => void;
   /** Hands an accepted link socket to its protocol (the daemon wires it). */
   onLink?: (kind: LinkKind, ws: WebSocket, remote: string) => void;
 }
@@ -43,6 +41,8 @@ const COUNTER_SYNC_MS = 5000;
 export class PaneRegistry implements DaemonApi {
   readonly version: string;
   private readonly live = new Map<string, LivePane>();
+  /** One child logger per live pane (pane id, name and program on every line). */
+  private readonly logs = new Map<string, Logger>();
   private readonly listeners = new Set<(m: WsMessage) => void>();
   /** Analyzer counters already written to the store, per live pane. */
   private readonly counted = new Map<string, Map<string, number>>();
@@ -72,8 +72,11 @@ export class PaneRegistry implements DaemonApi {
     });
     this.live.set(p.id, pane);
     this.counted.set(p.id, new Map());
+    const plog = paneLogger(this.opts.log, { id: p.id, name: p.name, program: pane.record.program });
+    this.logs.set(p.id, plog);
+    pane.monitor.onSignal((s) => logSignal(plog, s));
     this.opts.store.upsertPane(pane.record);
-    this.opts.log.info({ kind: 'pane', pane: p.id, name: p.name, attach: p.attach, event: previous ? 'reattached' : 'attached' }, 'pane attached');
+    plog.info({ kind: 'pane', attach: p.attach, event: previous ? 'reattached' : 'attached', command: p.command }, 'pane attached');
     this.emit({ type: 'pane', pane: pane.view() });
     return pane;
   }
@@ -90,10 +93,12 @@ export class PaneRegistry implements DaemonApi {
     this.syncCounters(id);
     this.live.delete(id);
     this.counted.delete(id);
+    (this.logs.get(id) ?? this.opts.log).info({ kind: 'pane', event: 'closed', why }, 'pane closed');
+    this.logs.delete(id);
+    this.opts.onClose?.(id);
     const cut = pane.close();
     if (cut) this.opts.store.saveTurn(cut);
     this.opts.store.upsertPane(pane.record);
-    this.opts.log.info({ kind: 'pane', pane: id, event: 'closed', why }, 'pane closed');
     this.emit({ type: 'pane', pane: paneView(pane.record, [], false) });
   }
 
@@ -180,13 +185,12 @@ export class PaneRegistry implements DaemonApi {
   }
 
   private onTransition(pane: LivePane, rec: TransitionRecord, raw: Transition): void {
-    const { store, log } = this.opts;
+    const { store } = this.opts;
     store.addTransition(rec);
     store.upsertPane(pane.record);
     this.transitionsByTo.set(rec.to, (this.transitionsByTo.get(rec.to) ?? 0) + 1);
-    const fields = { kind: 'transition', pane: pane.id, name: pane.record.name, program: pane.record.program, from: rec.from, to: rec.to, tier: rec.tier, rule: rec.rule, stalled: rec.stalled };
-    log.info(fields, 'transition');
-    log.debug({ ...fields, line: rec.line }, 'transition line');
+    const plog = this.logs.get(pane.id);
+    if (plog) logTransition(plog, rec);
     this.emit({ type: 'transition', transition: rec });
     this.emit({ type: 'pane', pane: pane.view() });
     const kind = notifyKind(raw);
@@ -207,7 +211,7 @@ export class PaneRegistry implements DaemonApi {
 
   private onTurn(pane: LivePane, turn: TurnRecord): void {
     this.opts.store.saveTurn(turn);
-    this.opts.log.debug({ kind: 'turn', pane: pane.id, result: turn.result, durationS: turn.durationS }, 'turn');
+    this.logs.get(pane.id)?.debug({ kind: 'pane', event: 'turn', result: turn.result, durationS: turn.durationS, prompt: turn.prompt }, 'turn');
   }
 
   private emit(m: WsMessage): void {
