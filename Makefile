@@ -14,7 +14,18 @@ install: $(NODE_MODULES_STAMP)
 build: install
 	npm run build --silent
 
+# The dashboard's browser tests drive Debian's Chromium (playwright-core downloads no browser): install it when it
+# is missing and we are root; otherwise say how. Without it those tests are skipped, loudly.
 test: build
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "termsupervisor: installing chromium for the dashboard browser tests (apt-get)"; \
+	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null; } \
+	      || echo "termsupervisor: WARNING: apt-get could not install chromium: the dashboard browser tests will be SKIPPED"; \
+	  else \
+	    echo "termsupervisor: WARNING: /usr/bin/chromium is missing and installing it needs root (sudo apt-get install chromium): the dashboard browser tests will be SKIPPED"; \
+	  fi; \
+	fi
 	npm test --silent
 
 # The daemon in the foreground on the embedded SQLite default; it prints the dashboard's one-time link.
@@ -25,9 +36,9 @@ run: build
 bench: build
 	npm run bench --silent
 
-# Tails the JSONL event log written by `termsupervisor run`, one readable line per event.
+# Follows the daemon's log and the wrappers' event log, one readable line per event (ARGS="--pane api").
 loghook: build
-	node dist/cli/loghook.js
+	node dist/cli/loghook.js $(ARGS)
 
 lint: install
 	npm run lint --silent
