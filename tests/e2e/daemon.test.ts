@@ -110,6 +110,20 @@ describe('termsupervisor daemon', () => {
     w.kill('SIGTERM');
   }, 90_000);
 
+  it('notifies through the wrapper: an opt-in bell and OSC 9 on the person\'s own terminal when the turn is DONE', async () => {
+    const d = dirs();
+    writeFileSync(`${d.dir}/bell.json`, JSON.stringify({ notify: { terminal_bell: true, desktop: false, done_min_turn_s: 0 } }));
+    const dm = await daemon(d, ['--config', `${d.dir}/bell.json`]);
+    const w = wrapper(d, ['--name', 'bell'], BASH);
+    await until('the pane to join', async () => (await dm.get<PaneView[]>('/api/panes'))[0], () => dm.diag());
+    w.stdin!.write('sleep 1; echo ok\n');
+    await waitFor('the bell on the wrapper\'s stdout', () => w.out.includes('\x1b]9;'), () => dm.diag() + JSON.stringify(w.out));
+    expect(w.out).toContain('\x07');
+    expect(w.out).toMatch(/\x1b\]9;[^\x07]*bell[^\x07]*\x07/);
+    const stats = await dm.get<{ counters: Record<string, number> }>('/api/stats');
+    expect(stats.counters['notify.sent']).toBeGreaterThanOrEqual(1);
+  }, 60_000);
+
   it('two daemons with different XDG dirs and ports share nothing', async () => {
     const a = await daemon(dirs());
     const b = await daemon(dirs());
