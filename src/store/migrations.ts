@@ -1,0 +1,79 @@
+// The schema, as numbered steps. A database records the last step applied in PRAGMA user_version; each step runs
+// once, in its own transaction. Never edit a released step: add a new one.
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Marks a database as termsupervisor's (PRAGMA application_id, "TSUP"), so a foreign SQLite file is refused. */
+export const APPLICATION_ID = 0x54535550;
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'panes, transitions, turns, counters, meta',
+    // No foreign keys from history to panes: a transition must never be lost because its pane row was not
+    // written first (or was dropped from a full queue); prune removes a closed pane's history itself.
+    sql: `
+      PRAGMA application_id = ${APPLICATION_ID};
+      CREATE TABLE panes (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        program TEXT NOT NULL,
+        attach TEXT NOT NULL,
+        command TEXT NOT NULL,
+        cols INTEGER NOT NULL,
+        rows INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        last_seen_at INTEGER NOT NULL,
+        closed_at INTEGER,
+        state TEXT NOT NULL,
+        since INTEGER NOT NULL,
+        started_at INTEGER NOT NULL,
+        tier INTEGER NOT NULL,
+        source TEXT NOT NULL,
+        rule TEXT NOT NULL,
+        line TEXT NOT NULL,
+        stalled INTEGER NOT NULL
+      );
+      CREATE TABLE transitions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        pane_id TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        from_state TEXT NOT NULL,
+        to_state TEXT NOT NULL,
+        tier INTEGER NOT NULL,
+        source TEXT NOT NULL,
+        rule TEXT NOT NULL,
+        line TEXT NOT NULL,
+        stalled INTEGER NOT NULL,
+        started_at INTEGER NOT NULL,
+        started_at_kept INTEGER NOT NULL
+      );
+      CREATE INDEX transitions_pane_at ON transitions (pane_id, at);
+      CREATE INDEX transitions_at ON transitions (at);
+      CREATE TABLE turns (
+        pane_id TEXT NOT NULL,
+        start INTEGER NOT NULL,
+        "end" INTEGER,
+        duration_s REAL,
+        result TEXT,
+        prompt TEXT,
+        UNIQUE (pane_id, start)
+      );
+      CREATE TABLE counters (
+        key TEXT PRIMARY KEY,
+        count INTEGER NOT NULL
+      );
+      CREATE TABLE meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      );
+    `,
+  },
+];
+
+/** The newest schema this build knows. */
+export const LATEST_VERSION = MIGRATIONS.reduce((v, m) => Math.max(v, m.version), 0);
