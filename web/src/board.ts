@@ -1,0 +1,95 @@
+// The list of cards. Messages only record what changed; one requestAnimationFrame per frame applies it: changed
+// cards are updated in place, the order is fixed with as few moves as needed, and the ages tick once a second.
+import type { PaneView } from '../../src/web/api-types.js';
+import { createCard, tickCard, updateCard, type Card } from './cards.js';
+import { comparePanes, orderKeyChanged } from './order.js';
+
+export class Board {
+  private readonly panes = new Map<string, PaneView>();
+  private readonly cards = new Map<string, Card>();
+  private readonly dirty = new Set<string>();
+  private orderDirty = false;
+  private ticking = false;
+  private queued = false;
+  /** Listeners after each applied frame (the header's counts, the tab title). */
+  onRendered: (panes: ReadonlyMap<string, PaneView>) => void = () => {};
+
+  constructor(
+    private readonly list: HTMLElement,
+    private readonly empty: HTMLElement,
+    private readonly onOpen: (id: string) => void,
+  ) {
+    window.setInterval(() => {
+      this.ticking = true;
+      this.schedule();
+    }, 1000);
+  }
+
+  get(id: string): PaneView | undefined {
+    return this.panes.get(id);
+  }
+
+  /** The hello: every pane the daemon knows; the ones not in it are gone. */
+  reset(panes: PaneView[]): void {
+    const keep = new Set(panes.map((p) => p.id));
+    for (const id of this.panes.keys()) if (!keep.has(id)) this.remove(id);
+    for (const p of panes) this.upsert(p);
+  }
+
+  upsert(p: PaneView): void {
+    if (orderKeyChanged(this.panes.get(p.id), p)) this.orderDirty = true;
+    this.panes.set(p.id, p);
+    this.dirty.add(p.id);
+    this.schedule();
+  }
+
+  remove(id: string): void {
+    if (!this.panes.delete(id)) return;
+    this.dirty.add(id);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.queued) return;
+    this.queued = true;
+    requestAnimationFrame(() => this.frame());
+  }
+
+  private frame(): void {
+    this.queued = false;
+    const now = Date.now();
+    for (const id of this.dirty) {
+      const p = this.panes.get(id);
+      const card = this.cards.get(id);
+      if (!p) {
+        card?.li.remove();
+        this.cards.delete(id);
+      } else if (card) updateCard(card, p, now);
+      else {
+        this.cards.set(id, createCard(p, this.onOpen));
+        this.orderDirty = true;
+      }
+    }
+    this.dirty.clear();
+    if (this.orderDirty) this.reorder();
+    if (this.ticking) for (const c of this.cards.values()) tickCard(c, now);
+    this.ticking = false;
+    this.empty.hidden = this.panes.size > 0;
+    this.list.hidden = this.panes.size === 0;
+    this.onRendered(this.panes);
+  }
+
+  private reorder(): void {
+    this.orderDirty = false;
+    const sorted = [...this.panes.values()].sort(comparePanes);
+    const focused = document.activeElement;
+    let at: ChildNode | null = this.list.firstChild;
+    for (const p of sorted) {
+      const li = this.cards.get(p.id)!.li;
+      if (li === at) at = li.nextSibling;
+      else this.list.insertBefore(li, at); // moves it (or appends a new card) before the node in its place
+    }
+    // a moved card loses focus: give it back so keyboard users keep their place
+    if (focused instanceof HTMLElement && focused !== document.activeElement && this.list.contains(focused)) focused.focus({ preventScroll: true });
+  }
+}

@@ -1,0 +1,97 @@
+// One card per pane. A card keeps references to its parts and the last text it wrote to each, so an update
+// touches only what changed (100 panes streaming must not rebuild 100 subtrees).
+import type { PaneView } from '../../src/web/api-types.js';
+import { el } from './dom.js';
+import { clock, duration, STALL_ICON, STATE_ICON, stateText, why } from './format.js';
+
+export interface Card {
+  li: HTMLLIElement;
+  open: HTMLButtonElement;
+  parts: Record<'icon' | 'state' | 'age' | 'program' | 'attach' | 'command' | 'edge' | 'why' | 'rule' | 'line', HTMLElement>;
+  last: Map<string, string>;
+  since: number;
+}
+
+const EDGE_LINES = 5;
+
+export function createCard(p: PaneView, onOpen: (id: string) => void): Card {
+  const li = el('li', 'card');
+  li.dataset.id = p.id;
+  const top = el('div', 'card-top');
+  const badge = el('span', 'badge');
+  const icon = el('span', 'icon');
+  icon.setAttribute('aria-hidden', 'true');
+  const state = el('span', 'state');
+  badge.append(icon, state);
+  const stall = el('span', 'stall', `${STALL_ICON} stalled`);
+  const closed = el('span', 'closed-tag', 'closed');
+  const age = el('span', 'age');
+  top.append(badge, stall, closed, age);
+
+  const h = el('h2', 'name');
+  const open = el('button', 'open');
+  open.type = 'button';
+  open.addEventListener('click', () => onOpen(p.id));
+  h.append(open);
+
+  const meta = el('div', 'meta');
+  const program = el('span', 'program');
+  const attach = el('span', 'attach');
+  const command = el('code', 'command');
+  meta.append(program, attach, command);
+
+  const edge = el('pre', 'edge');
+  edge.setAttribute('aria-label', 'live edge');
+  const whyRow = el('div', 'why');
+  const whyText = el('span', 'why-source');
+  const rule = el('code', 'rule');
+  const line = el('span', 'line');
+  whyRow.append(whyText, rule, line);
+
+  li.append(top, h, meta, edge, whyRow);
+  const card: Card = { li, open, parts: { icon, state, age, program, attach, command, edge, why: whyText, rule, line }, last: new Map(), since: p.since };
+  updateCard(card, p, Date.now());
+  return card;
+}
+
+function text(c: Card, key: keyof Card['parts'], value: string): void {
+  if (c.last.get(key) === value) return;
+  c.last.set(key, value);
+  c.parts[key].textContent = value;
+}
+
+function attr(c: Card, key: string, value: string, node: HTMLElement = c.li): void {
+  if (c.last.get(`@${key}`) === value) return;
+  c.last.set(`@${key}`, value);
+  node.setAttribute(key, value);
+}
+
+export function updateCard(c: Card, p: PaneView, now: number): void {
+  attr(c, 'data-state', p.state);
+  attr(c, 'data-stalled', String(p.stalled));
+  attr(c, 'data-alive', String(p.alive));
+  attr(c, 'data-needs', String(p.needsYou && p.alive));
+  text(c, 'icon', STATE_ICON[p.state]);
+  text(c, 'state', p.state);
+  if (c.last.get('name') !== p.name) {
+    c.last.set('name', p.name);
+    c.open.textContent = p.name || p.id;
+  }
+  attr(c, 'aria-label', `${p.name || p.id}: ${stateText(p)}. Open details`, c.open);
+  text(c, 'program', p.program);
+  text(c, 'attach', p.attach);
+  text(c, 'command', p.command);
+  text(c, 'edge', p.edge.slice(-EDGE_LINES).join('\n'));
+  text(c, 'why', why(p.tier, p.source));
+  text(c, 'rule', p.rule);
+  text(c, 'line', p.line);
+  attr(c, 'title', p.line, c.parts.line);
+  c.since = p.since;
+  attr(c, 'title', `in ${p.state} since ${clock(p.since)}`, c.parts.age);
+  tickCard(c, now);
+}
+
+/** The ticking time in state. */
+export function tickCard(c: Card, now: number): void {
+  text(c, 'age', duration(now - c.since));
+}

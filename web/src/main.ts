@@ -1,0 +1,94 @@
+// The dashboard: wires the live feed to the cards, the detail view, the stats view and the alerts.
+import type { WsMessage } from '../../src/web/api-types.js';
+import { onAuthDenied, READ_ONLY } from './api.js';
+import { Alerts } from './alerts.js';
+import { Board } from './board.js';
+import { Detail } from './detail.js';
+import { byId } from './dom.js';
+import { Live, type ConnState } from './live.js';
+import { wsUrl } from './reconnect.js';
+import { settingsPanel } from './settings-panel.js';
+import { unlockAudio } from './sound.js';
+import { Stats } from './stats.js';
+
+const board = new Board(byId('cards'), byId('empty'), (id) => detail.open(id));
+const detail = new Detail((id) => board.get(id));
+const stats = new Stats(byId('stats'));
+const settings = settingsPanel();
+const alerts = new Alerts(settings, byId('alert-log'), (id) => detail.open(id));
+
+// Audio may start only after a gesture: the first click or key unlocks it.
+for (const ev of ['pointerdown', 'keydown'] as const) addEventListener(ev, unlockAudio, { once: true, capture: true });
+
+onAuthDenied(() => {
+  const banner = byId('banner');
+  banner.textContent = READ_ONLY;
+  banner.hidden = false;
+});
+
+// The header's counts and the tab title say how many panes need the person, even from another tab.
+const summary = byId('summary');
+board.onRendered = (panes) => {
+  let open = 0;
+  let needs = 0;
+  for (const p of panes.values()) {
+    if (p.alive) open++;
+    if (p.alive && p.needsYou) needs++;
+  }
+  const text = panes.size === 0 ? '' : `${open} open · ${needs} need${needs === 1 ? 's' : ''} you`;
+  if (summary.textContent !== text) summary.textContent = text;
+  const title = needs ? `(${needs}) termsupervisor` : 'termsupervisor';
+  if (document.title !== title) document.title = title;
+};
+
+const conn = byId('conn');
+let connTimer = 0;
+function showConn(s: ConnState): void {
+  clearInterval(connTimer);
+  conn.dataset.conn = s.kind;
+  if (s.kind !== 'offline') {
+    conn.textContent = s.kind === 'live' ? 'live' : 'connecting…';
+    return;
+  }
+  const say = () => (conn.textContent = `offline — retrying in ${Math.max(1, Math.ceil((s.retryAt - Date.now()) / 1000))}s`);
+  say();
+  connTimer = window.setInterval(say, 1000);
+}
+
+function onMessage(m: WsMessage): void {
+  switch (m.type) {
+    case 'hello':
+      byId('version').textContent = `daemon ${m.version}`;
+      board.reset(m.panes);
+      detail.onHello(new Set(m.panes.map((p) => p.id)));
+      break;
+    case 'pane':
+      board.upsert(m.pane);
+      detail.onPane(m.pane);
+      break;
+    case 'transition':
+      detail.onTransition(m.transition);
+      alerts.onTransition(m.transition, board.get(m.transition.paneId));
+      break;
+    case 'pane_removed':
+      board.remove(m.id);
+      detail.onRemoved(m.id);
+      break;
+  }
+}
+
+// Panes or stats: one view at a time, remembered in the URL's hash so a reload keeps it.
+const tabs = { panes: byId<HTMLButtonElement>('tab-panes'), stats: byId<HTMLButtonElement>('tab-stats') };
+function showView(view: 'panes' | 'stats'): void {
+  byId('panes').hidden = view !== 'panes';
+  if (view === 'stats') stats.show();
+  else stats.hide();
+  tabs.panes.setAttribute('aria-pressed', String(view === 'panes'));
+  tabs.stats.setAttribute('aria-pressed', String(view === 'stats'));
+  history.replaceState(null, '', view === 'stats' ? '#stats' : location.pathname);
+}
+tabs.panes.addEventListener('click', () => showView('panes'));
+tabs.stats.addEventListener('click', () => showView('stats'));
+showView(location.hash === '#stats' ? 'stats' : 'panes');
+
+new Live(wsUrl(location), onMessage, showConn).start();
