@@ -1,6 +1,6 @@
 // The dashboard: wires the live feed to the cards, the detail view, the stats view and the alerts.
 import type { WsMessage } from '../../src/web/api-types.js';
-import { onAuthDenied, READ_ONLY } from './api.js';
+import { api, onAuthDenied, READ_ONLY } from './api.js';
 import { Alerts } from './alerts.js';
 import { Board } from './board.js';
 import { Detail } from './detail.js';
@@ -43,9 +43,16 @@ board.onRendered = (panes) => {
 
 const conn = byId('conn');
 let connTimer = 0;
+let probed = false;
 function showConn(s: ConnState): void {
   clearInterval(connTimer);
   conn.dataset.conn = s.kind;
+  // A refused websocket says nothing about why: one plain request tells whether it is the missing token.
+  if (s.kind === 'offline' && !probed) {
+    probed = true;
+    api.stats().catch(() => {});
+  }
+  if (s.kind === 'live') probed = false;
   if (s.kind !== 'offline') {
     conn.textContent = s.kind === 'live' ? 'live' : 'connecting…';
     return;
