@@ -34,8 +34,8 @@ export type LinkReply =
   | { type: 'bell'; data: string }
   | { type: 'error'; message: string };
 
-/** Pane ids travel in URLs and logs: short and plain. */
-const PANE_ID = /^[A-Za-z0-9._:@-]{1,80}$/;
+/** Pane ids travel in URLs and logs: short and plain ("." and ".." are path segments, not ids). */
+const PANE_ID = /^(?!\.{1,2}$)[A-Za-z0-9._:@-]{1,80}$/;
 /** Names and commands are shown, not parsed: cap them. */
 const MAX_NAME = 80;
 const MAX_COMMAND = 4096;

@@ -18,20 +18,53 @@ const MAX_PROMPT_CHARS = 200;
 const MAX_LINE_BUFFER = 4096;
 /** Escape sequences the keyboard sends (arrows, function keys, bracketed-paste markers): not text. */
 const KEY_SEQUENCE = /\x1b(?:\[[0-9;?]*[ -/]*[@-~]|O.|.)/g;
+/** A control sequence cut off at the end of a read: kept for the next one, so its tail is not taken for text. */
+const CUT_SEQUENCE = /\x1b\[[0-9;?]*[ -/]*$/;
+const PASTE_START = '\x1b[200~';
+const PASTE_END = '\x1b[201~';
 
 export class TurnTracker {
   private line = '';
   private submitted: string | null = null;
   private open: Turn | null = null;
+  private carry = '';
+  /** Inside a bracketed paste: its line breaks are text, not Enter. */
+  private pasting = false;
+  /** A line break was pasted: what follows, up to Enter, is not on the prompt's first line. */
+  private pastedBreak = false;
 
   /** Keys typed into the pane. */
   input(data: string): void {
-    for (const ch of data.replace(KEY_SEQUENCE, '')) {
-      if (ch === '\r' || ch === '\n') {
+    data = this.carry + data;
+    this.carry = '';
+    const cut = CUT_SEQUENCE.exec(data);
+    if (cut && cut[0].length <= 32) {
+      this.carry = cut[0];
+      data = data.slice(0, cut.index);
+    }
+    let at = 0;
+    for (const m of data.matchAll(KEY_SEQUENCE)) {
+      this.keys(data.slice(at, m.index));
+      at = m.index + m[0].length;
+      if (m[0] === PASTE_START) this.pasting = true;
+      else if (m[0] === PASTE_END) this.pasting = false;
+    }
+    this.keys(data.slice(at));
+  }
+
+  private keys(text: string): void {
+    for (const ch of text) {
+      const enter = ch === '\r' || ch === '\n';
+      if (enter && this.pasting) this.pastedBreak = true;
+      else if (enter) {
         if (this.line.trim()) this.submitted = this.line.trim();
         this.line = '';
-      } else if (ch === '\x7f' || ch === '\b') this.line = this.line.slice(0, -1);
-      else if (ch === '\x15' || ch === '\x03') this.line = ''; // Ctrl-U, Ctrl-C: the line is gone
+        this.pastedBreak = false;
+      } else if (ch === '\x15' || ch === '\x03') {
+        this.line = ''; // Ctrl-U, Ctrl-C: the line is gone
+        this.pastedBreak = false;
+      } else if (this.pastedBreak) continue; // a later line of a multi-line prompt
+      else if (ch === '\x7f' || ch === '\b') this.line = this.line.slice(0, /[\udc00-\udfff]$/.test(this.line) ? -2 : -1);
       else if (ch >= ' ' && this.line.length < MAX_LINE_BUFFER) this.line += ch;
     }
   }
@@ -68,6 +101,8 @@ export class TurnTracker {
   private takePrompt(): string | null {
     const p = this.submitted;
     this.submitted = null;
-    return p === null ? null : p.length > MAX_PROMPT_CHARS ? p.slice(0, MAX_PROMPT_CHARS - 1) + '…' : p;
+    if (p === null || p.length <= MAX_PROMPT_CHARS) return p;
+    const end = MAX_PROMPT_CHARS - 1;
+    return p.slice(0, /[\ud800-\udbff]/.test(p[end - 1]!) ? end - 1 : end) + '…'; // never half a character
   }
 }

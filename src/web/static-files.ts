@@ -20,7 +20,8 @@ export interface StaticFile {
 }
 
 export class StaticFiles {
-  private readonly cache = new Map<string, StaticFile | null>();
+  /** Files found; a miss is not remembered (a dashboard built after start is served, and unknown names cost no memory). */
+  private readonly cache = new Map<string, StaticFile>();
   constructor(private readonly dir: string) {}
 
   get index(): StaticFile | null {
@@ -32,11 +33,13 @@ export class StaticFiles {
   }
 
   private load(name: string): StaticFile | null {
-    if (!this.cache.has(name)) {
-      const p = join(this.dir, name);
-      const ext = name.slice(name.lastIndexOf('.'));
-      this.cache.set(name, existsSync(p) ? { body: readFileSync(p), type: TYPES[ext] ?? 'application/octet-stream' } : null);
-    }
-    return this.cache.get(name) ?? null;
+    const cached = this.cache.get(name);
+    if (cached) return cached;
+    const p = join(this.dir, name);
+    if (!existsSync(p)) return null;
+    const ext = name.slice(name.lastIndexOf('.'));
+    const f = { body: readFileSync(p), type: TYPES[ext] ?? 'application/octet-stream' };
+    this.cache.set(name, f);
+    return f;
   }
 }

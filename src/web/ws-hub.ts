@@ -59,7 +59,11 @@ export class WsHub {
       switch (m.type) {
         case 'transition':
           if (this.behind(c)) this.queueTransition(c, m);
-          else this.send(c, m);
+          else {
+            // Caught up since the last flush: what it missed goes first, the feed's order is its meaning.
+            for (const q of c.transitions.splice(0)) this.send(c, q);
+            this.send(c, m);
+          }
           break;
         case 'pane':
           c.removed.delete(m.pane.id);

@@ -1,0 +1,288 @@
+// The daemon's panes on a real history store (temporary SQLite file): LivePane with a real PaneMonitor on the
+// wall clock, driven by OSC 133 marks (Tier 1: they act at once), then the views, history, ack and close the
+// web layer reads. Then pane links through a real listening app and real websocket clients.
+import { afterEach, describe, expect, it } from 'vitest';
+import { Auth } from '../../src/web/auth.js';
+import { buildApp } from '../../src/web/build-app.js';
+import { PaneLinks } from '../../src/daemon/pane-links.js';
+import type { AddressInfo } from 'node:net';
+import { makeWebDir, TOKEN } from '../helpers/web-fake-api.js';
+import { OSC133, testRegistry, type TestRegistry } from '../helpers/web-registry.js';
+import { WsProbe } from '../helpers/web-ws.js';
+
+let cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const c of cleanups.reverse()) await c();
+  cleanups = [];
+});
+
+function registry(): TestRegistry {
+  const r = testRegistry();
+  cleanups.push(() => r.close());
+  return r;
+}
+
+const shellPane = (id = 'p1') => ({ id, name: 'bash', attach: 'run' as const, command: 'bash --login', cols: 80, rows: 24, agent: 'shell' as const });
+const promptMarks = `${OSC133.prompt}$ ${OSC133.input}`;
+
+/** A command typed at an integrated shell prompt, running, then finishing with `code`. */
+async function runCommand(r: TestRegistry, id: string, command: string, output: string, code: number): Promise<void> {
+  const from = r.feed.messages.length;
+  r.registry.feed(id, { kind: 'input', data: `${command}\r` });
+  r.registry.feed(id, { kind: 'output', data: `${command}\r\n${OSC133.executed}${output}` });
+  await r.feed.transitionTo(id, 'RUNNING', from);
+  r.registry.feed(id, { kind: 'output', data: `${OSC133.finished(code)}${promptMarks}` });
+  await r.feed.transitionTo(id, code === 0 ? 'DONE' : 'FAILED', from);
+}
+
+describe('pane registry', () => {
+  it('a pane attaches, runs a command to DONE, is acked to IDLE, and closes into history', async () => {
+    const r = registry();
+    const { registry: reg } = r;
+    reg.open(shellPane());
+    expect(reg.panes()).toHaveLength(1);
+    expect(reg.pane('p1')).toMatchObject({ id: 'p1', name: 'bash', state: 'IDLE', alive: true, needsYou: false, rule: 'attach.new', attach: 'run', cols: 80, rows: 24 });
+    expect(r.feed.messages[0]).toMatchObject({ type: 'pane', pane: { id: 'p1', alive: true } });
+
+    reg.feed('p1', { kind: 'output', data: promptMarks });
+    await runCommand(r, 'p1', 'make test', 'building\r\nall 12 tests passed\r\n', 0);
+
+    // Newest first, as the store gives them.
+    const trs = reg.transitions('p1', 100)!;
+    expect(trs.map((t) => `${t.from}→${t.to}`)).toEqual(['RUNNING→DONE', 'IDLE→RUNNING']);
+    expect(trs[0]).toMatchObject({ paneId: 'p1', tier: 1, source: 'in-band', rule: 'osc133.command_finished', startedAtKept: true });
+    expect(trs[1]).toMatchObject({ tier: 1, rule: 'osc133.command_executed', startedAtKept: false });
+    expect(trs[0]!.at).toBeGreaterThanOrEqual(trs[1]!.at);
+    expect(trs[0]!.startedAt).toBe(trs[1]!.at);
+    expect(reg.transitions('p1', 1)).toHaveLength(1);
+
+    const view = reg.pane('p1')!;
+    expect(view).toMatchObject({ state: 'DONE', needsYou: true, alive: true, program: 'shell', tier: 1, source: 'in-band' });
+    expect(view.edge.length).toBeGreaterThan(0);
+    expect(view.edge.length).toBeLessThanOrEqual(r.cfg.daemon.edge_lines);
+    expect(view.edge.join('\n')).toContain('all 12 tests passed');
+    expect(reg.screen('p1')).toContain('all 12 tests passed');
+
+    const turns = reg.turns('p1', 10)!;
+    expect(turns).toHaveLength(1);
+    expect(turns[0]).toMatchObject({ paneId: 'p1', result: 'done', prompt: 'make test' });
+    expect(turns[0]!.durationS).toBeGreaterThanOrEqual(0);
+
+    // The person has seen it.
+    const acked = reg.ack('p1', 'dashboard')!;
+    expect(acked).toMatchObject({ state: 'IDLE', needsYou: false });
+    expect(reg.transitions('p1', 1)![0]).toMatchObject({ from: 'DONE', to: 'IDLE', rule: 'ack.dashboard', source: 'user' });
+
+    // A failing command: FAILED, and a failed turn.
+    await runCommand(r, 'p1', 'false', '', 1);
+    expect(reg.pane('p1')).toMatchObject({ state: 'FAILED', needsYou: true });
+    expect(reg.turns('p1', 10)!.map((t) => [t.result, t.prompt])).toEqual([
+      ['failed', 'false'],
+      ['done', 'make test'],
+    ]);
+
+    // Stats: the signals counted, the panes by state.
+    const stats = reg.stats();
+    expect(Object.keys(stats.counters).length).toBeGreaterThan(0);
+    expect(Object.keys(stats.counters).some((k) => k.startsWith('fired.tier1'))).toBe(true);
+    expect(stats.panes).toEqual({ total: 1, alive: 1, byState: { FAILED: 1 } });
+    expect(reg.metrics()).toMatch(/^termsupervisor_panes\{state="FAILED"\} 1$/m);
+    expect(reg.metrics()).toMatch(/^termsupervisor_transitions_total\{to="DONE"\} 1$/m);
+
+    // The source goes away: still listed, from the store, as closed.
+    const from = r.feed.messages.length;
+    reg.close('p1', 'test');
+    const closed = await r.feed.paneView('p1', (p) => !p.alive, 'closed view', from);
+    expect(closed.pane).toMatchObject({ alive: false, needsYou: false, edge: [], state: 'FAILED' });
+    expect(reg.liveCount).toBe(0);
+    expect(reg.panes()).toEqual([closed.pane]);
+    expect(reg.pane('p1')).toEqual(closed.pane);
+    expect(reg.screen('p1')).toBeNull();
+    expect(reg.transitions('p1', 100)).toHaveLength(5);
+    expect(r.store.pane('p1')!.closedAt).not.toBeNull();
+    expect(reg.stats().panes).toEqual({ total: 1, alive: 0, byState: {} });
+    // Feeding or acking a closed pane changes nothing.
+    reg.feed('p1', { kind: 'output', data: 'late' });
+    expect(reg.ack('p1', 'dashboard')).toEqual(closed.pane);
+  });
+
+  it('unknown panes are null everywhere', () => {
+    const { registry: reg } = registry();
+    expect(reg.pane('nope')).toBeNull();
+    expect(reg.screen('nope')).toBeNull();
+    expect(reg.transitions('nope', 10)).toBeNull();
+    expect(reg.turns('nope', 10)).toBeNull();
+    expect(reg.ack('nope', 'dashboard')).toBeNull();
+    reg.feed('nope', { kind: 'output', data: 'x' });
+    reg.close('nope', 'never opened');
+    expect(reg.panes()).toEqual([]);
+  });
+
+  it('closing mid-turn saves the turn as interrupted', async () => {
+    const r = registry();
+    r.registry.open(shellPane());
+    r.registry.feed('p1', { kind: 'output', data: promptMarks });
+    r.registry.feed('p1', { kind: 'input', data: 'sleep 100\r' });
+    r.registry.feed('p1', { kind: 'output', data: `sleep 100\r\n${OSC133.executed}` });
+    await r.feed.transitionTo('p1', 'RUNNING');
+    expect(r.registry.turns('p1', 10)).toEqual([expect.objectContaining({ result: null, end: null, prompt: 'sleep 100' })]);
+    r.registry.close('p1', 'test');
+    const [turn] = r.registry.turns('p1', 10)!;
+    expect(turn).toMatchObject({ result: 'interrupted', prompt: 'sleep 100' });
+    expect(turn!.end).not.toBeNull();
+  });
+
+  it('a pane coming back with the same id continues its history', async () => {
+    const r = registry();
+    r.registry.open(shellPane());
+    r.registry.feed('p1', { kind: 'output', data: promptMarks });
+    await runCommand(r, 'p1', 'ls', 'a b c\r\n', 0);
+    const createdAt = r.store.pane('p1')!.createdAt;
+    r.registry.close('p1', 'link closed');
+    r.registry.open(shellPane());
+    expect(r.registry.pane('p1')).toMatchObject({ alive: true, rule: 'attach.reconnected', state: 'IDLE' });
+    expect(r.store.pane('p1')!.createdAt).toBe(createdAt);
+    expect(r.registry.transitions('p1', 100)).toHaveLength(2);
+    expect(r.registry.panes()).toHaveLength(1);
+  });
+
+  it('redacts secrets in what it keeps and shows', async () => {
+    const r = registry();
+    r.registry.open({ ...shellPane(), command: 'deploy --token=ghp_abcdefghijklmnopqrstuvwxyz0123456789' });
+    expect(r.registry.pane('p1')!.command).not.toContain('ghp_abcdefghijklmnopqrstuvwxyz0123456789');
+    expect(r.store.pane('p1')!.command).not.toContain('ghp_abcdefghijklmnopqrstuvwxyz0123456789');
+  });
+});
+
+describe('pane links', () => {
+  async function linkedApp() {
+    let links: PaneLinks | null = null;
+    const r = testRegistry({ onLink: (_kind, ws, remote) => links!.accept(ws, remote) });
+    links = new PaneLinks(r.registry, r.log.logger);
+    const web = makeWebDir();
+    const app = buildApp({ api: r.registry, auth: new Auth(TOKEN, true), webDir: web.dir, loopback: true, hub: { coalesceMs: 20, maxBufferedBytes: 1 << 20, slowDropMs: 10_000 } });
+    await app.fastify.listen({ host: '127.0.0.1', port: 0 });
+    const port = (app.fastify.server.address() as AddressInfo).port;
+    cleanups.push(() => r.close());
+    cleanups.push(() => web.remove());
+    cleanups.push(() => app.close());
+    cleanups.push(() => links!.closeAll());
+    const connect = async () => {
+      const ws = await WsProbe.open(`ws://127.0.0.1:${port}/api/pane-link`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+      cleanups.push(() => ws.close());
+      return ws;
+    };
+    return { r, links, app, port, connect };
+  }
+  const hello = { type: 'hello', v: 1, id: 'run-1-1-abc', name: 'bash', agent: 'shell', command: 'bash', cols: 80, rows: 24 };
+
+  it('hello, output, exit: the pane appears, works, and closes with its link', async () => {
+    const { r, connect } = await linkedApp();
+    const link = await connect();
+    link.send(hello);
+    expect(await link.waitFor((m) => m.type === 'welcome', 'welcome')).toEqual({ type: 'welcome', v: 1, id: 'run-1-1-abc' });
+    expect(r.registry.pane('run-1-1-abc')).toMatchObject({ alive: true, name: 'bash', attach: 'run', state: 'IDLE' });
+
+    link.send({ type: 'output', data: promptMarks });
+    link.send({ type: 'input', data: 'make\r' });
+    link.send({ type: 'output', data: `make\r\n${OSC133.executed}compiling\r\n` });
+    await r.feed.transitionTo('run-1-1-abc', 'RUNNING');
+    link.send({ type: 'resize', cols: 100, rows: 30 });
+    link.send({ type: 'output', data: `${OSC133.finished(0)}${promptMarks}` });
+    await r.feed.transitionTo('run-1-1-abc', 'DONE');
+    expect(r.registry.pane('run-1-1-abc')).toMatchObject({ state: 'DONE', cols: 100, rows: 30, needsYou: true });
+    expect(r.registry.turns('run-1-1-abc', 10)![0]).toMatchObject({ result: 'done', prompt: 'make' });
+
+    const from = r.feed.messages.length;
+    link.send({ type: 'exit', code: 0 });
+    link.ws.close(1000, 'exited');
+    await r.feed.paneView('run-1-1-abc', (p) => !p.alive, 'closed view', from);
+    expect(r.registry.liveCount).toBe(0);
+    expect(r.registry.pane('run-1-1-abc')).toMatchObject({ alive: false, state: 'DONE' });
+    expect(r.log.entries.some((e) => e.obj['event'] === 'closed' && e.obj['why'] === 'link closed')).toBe(true);
+  });
+
+  it('a malformed message is refused with a logged reason, and the link survives', async () => {
+    const { r, links, connect } = await linkedApp();
+    const link = await connect();
+    link.send(hello);
+    await link.waitFor((m) => m.type === 'welcome', 'welcome');
+    link.send('{"type":"output",');
+    const refused = await r.log.waitFor((e) => e.obj['event'] === 'link_refused', 'refusal logged');
+    expect(refused).toMatchObject({ level: 'warn', obj: { kind: 'pane', pane: 'run-1-1-abc', reason: 'not JSON', remote: '127.0.0.1', msg: 'pane link message refused' } });
+    link.send({ type: 'resize', cols: 99999, rows: 24 });
+    link.send({ ...hello });
+    await r.log.waitFor((e) => e.obj['reason'] === 'second hello', 'second hello refused');
+    expect(r.log.entries.filter((e) => e.obj['event'] === 'link_refused').map((e) => e.obj['reason'])).toEqual([
+      'not JSON',
+      'cols: expected 1 to 2000',
+      'second hello',
+    ]);
+    expect(links.refused).toBe(3);
+    // Still attached and still read.
+    link.send({ type: 'output', data: promptMarks });
+    link.send({ type: 'input', data: 'true\r' });
+    link.send({ type: 'output', data: `true\r\n${OSC133.executed}` });
+    await r.feed.transitionTo('run-1-1-abc', 'RUNNING');
+    expect(link.isClosed).toBe(false);
+    expect(r.registry.pane('run-1-1-abc')!.alive).toBe(true);
+  });
+
+  it('too many malformed messages close the link', async () => {
+    const { r, connect } = await linkedApp();
+    const link = await connect();
+    link.send(hello);
+    await link.waitFor((m) => m.type === 'welcome', 'welcome');
+    for (let i = 0; i < 25; i++) link.send({ type: 'nonsense' });
+    const closed = await link.closed;
+    expect(closed.code).toBe(1002);
+    await r.feed.paneView('run-1-1-abc', (p) => !p.alive, 'closed view');
+  });
+
+  it('a message before hello closes the link, with the reason', async () => {
+    const { r, connect } = await linkedApp();
+    const link = await connect();
+    link.send({ type: 'output', data: 'hi' });
+    const closed = await link.closed;
+    expect(closed).toEqual({ code: 1002, reason: 'output before hello' });
+    expect(r.log.entries.find((e) => e.obj['event'] === 'link_refused')!.obj).toMatchObject({ pane: null, reason: 'output before hello' });
+    expect(r.registry.panes()).toEqual([]);
+  });
+
+  it('a bad hello closes the link before any pane exists', async () => {
+    const { r, connect } = await linkedApp();
+    const link = await connect();
+    link.send({ ...hello, v: 2 });
+    expect((await link.closed).code).toBe(1002);
+    expect(r.registry.panes()).toEqual([]);
+  });
+
+  it('a new link for the same pane replaces the old one; the pane stays attached', async () => {
+    const { r, connect } = await linkedApp();
+    const first = await connect();
+    first.send(hello);
+    await first.waitFor((m) => m.type === 'welcome', 'welcome 1');
+    const second = await connect();
+    second.send(hello);
+    await second.waitFor((m) => m.type === 'welcome', 'welcome 2');
+    expect((await first.closed).code).toBe(1000);
+    expect(r.registry.liveCount).toBe(1);
+    expect(r.registry.pane('run-1-1-abc')!.alive).toBe(true);
+    expect(r.registry.pane('run-1-1-abc')!.rule).toBe('attach.reconnected');
+  });
+
+  it('the dashboard feed sees the linked pane', async () => {
+    const { port, connect } = await linkedApp();
+    const dash = await WsProbe.open(`ws://127.0.0.1:${port}/ws`);
+    cleanups.push(() => dash.close());
+    await dash.waitFor((m) => m.type === 'hello', 'hello');
+    const link = await connect();
+    link.send(hello);
+    await dash.waitFor((m) => m.type === 'pane' && m.pane.id === 'run-1-1-abc' && m.pane.alive, 'linked pane on the feed');
+    link.send({ type: 'output', data: promptMarks });
+    link.send({ type: 'input', data: 'make\r' });
+    link.send({ type: 'output', data: `make\r\n${OSC133.executed}` });
+    const t = await dash.waitFor((m) => m.type === 'transition' && m.transition.to === 'RUNNING', 'RUNNING on the feed');
+    expect(t.transition).toMatchObject({ paneId: 'run-1-1-abc', from: 'IDLE', tier: 1 });
+  });
+});
