@@ -37,6 +37,8 @@ export class PaneLinks {
         if (paneId === null || ++bad > MAX_BAD_MESSAGES) ws.close(CLOSE_PROTOCOL, (e as Error).message.slice(0, 100));
         return;
       }
+      // A link replaced by a newer one for the same pane may still deliver a few messages: they are not this pane's.
+      if (paneId !== null && this.byPane.get(paneId) !== ws) return;
       switch (m.type) {
         case 'hello': {
           clearTimeout(helloTimer);

@@ -118,8 +118,15 @@ export class WsHub {
       for (const m of c.transitions.splice(0)) this.send(c, m);
       for (const id of c.removed) this.send(c, { type: 'pane_removed', id });
       c.removed.clear();
-      for (const p of c.panes.values()) this.send(c, { type: 'pane', pane: p });
-      c.panes.clear();
+      // Checked per snapshot: a client can fall behind within one flush (many panes, big edges).
+      for (const [id, p] of c.panes) {
+        if (this.behind(c)) {
+          more = true;
+          break;
+        }
+        this.send(c, { type: 'pane', pane: p });
+        c.panes.delete(id);
+      }
     }
     if (more) this.schedule();
   }
