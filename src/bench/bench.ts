@@ -11,6 +11,8 @@ import { humanTable, jsonFigures, ratio, round, TARGET_RATIO, type WorkloadResul
 import { runBare } from './run-bare.js';
 import { runPipeline } from './run-pipeline.js';
 import { syntheticSession } from './synthetic-session.js';
+import { DAEMON_USAGE, DAEMON_VALUE_OPTIONS, daemonOptions, runDaemonBench } from './daemon-load.js';
+import { daemonJson, daemonLines } from './daemon-report.js';
 import { head, workload, type Workload } from './workload.js';
 
 /** Fixed seed: every run benchmarks the same synthetic bytes. */
@@ -25,27 +27,29 @@ const DEFAULT_RUNS = 3;
 const SYNTHETIC_COLS = 120;
 const SYNTHETIC_ROWS = 40;
 
-const USAGE = `usage: npm run bench -- [--json] [--runs N] [--mb N] [--only synthetic|corpus|all] [--side both|pipeline|bare]
-  --side pipeline|bare  time one side only (for node --cpu-prof; no ratio is printed)`;
+const USAGE = `usage: npm run bench -- [--json] [--runs N] [--mb N] [--only synthetic|corpus|daemon|all] [--side both|pipeline|bare]
+  --side pipeline|bare  time one side only (for node --cpu-prof; no ratio is printed)
+${DAEMON_USAGE}`;
 
 async function main(argv: string[]): Promise<void> {
-  const a = parseArgs(argv, { values: ['runs', 'mb', 'only', 'side'], flags: ['json', 'help'] });
+  const a = parseArgs(argv, { values: ['runs', 'mb', 'only', 'side', ...DAEMON_VALUE_OPTIONS], flags: ['json', 'help'] });
   if (a.options.has('help')) return void process.stdout.write(USAGE + '\n');
   const runs = positiveInt(a.options.get('runs'), DEFAULT_RUNS, 'runs');
   const minMb = positiveInt(a.options.get('mb'), DEFAULT_SYNTHETIC_MB, 'mb');
-  const only = oneOf(a.options.get('only'), ['synthetic', 'corpus', 'all'] as const, 'only', 'all');
+  const only = oneOf(a.options.get('only'), ['synthetic', 'corpus', 'daemon', 'all'] as const, 'only', 'all');
   const sideChoice = oneOf(a.options.get('side'), ['both', 'pipeline', 'bare'] as const, 'side', 'both');
   const progress = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
   const started = performance.now();
   const cfg = loadConfig(process.env.BENCH_CONFIG ? { path: process.env.BENCH_CONFIG } : {}); // the shipped defaults unless asked
 
   const workloads: Workload[] = [];
-  if (only !== 'corpus') {
+  if (only === 'synthetic' || only === 'all') {
     progress(`generating the synthetic session (≥ ${minMb} MiB, seed 0x${SYNTHETIC_SEED.toString(16)})`);
     const { cast } = syntheticSession({ seed: SYNTHETIC_SEED, minBytes: minMb << 20, cols: SYNTHETIC_COLS, rows: SYNTHETIC_ROWS });
     workloads.push(workload('synthetic', [{ name: 'synthetic', cast }]));
   }
-  if (only !== 'synthetic') workloads.push(loadCorpus());
+  if (only === 'corpus' || only === 'all') workloads.push(loadCorpus());
+  const daemonOpts = only === 'daemon' || only === 'all' ? daemonOptions(a.options) : null;
 
   const memory = { pipeline: new PeakMemory(), bare: new PeakMemory() };
   const results: WorkloadResult[] = [];
@@ -63,14 +67,18 @@ async function main(argv: string[]): Promise<void> {
     results.push({ workload: w, pipeline: t.get('pipeline') ?? none, bare: t.get('bare') ?? none, transitions });
   }
 
+  const daemon = daemonOpts ? await runDaemonBench(daemonOpts, progress) : null;
   const totalS = (performance.now() - started) / 1000;
   const mem = { peakRss: peakRssMb(), pipelineHeap: memory.pipeline.heapUsedMb, bareHeap: memory.bare.heapUsedMb };
   const out = process.stdout;
-  out.write(`termsupervisor bench: full pipeline (replayCast, default config) vs bare @xterm/headless on the same bytes\n`);
-  out.write(`median of ${runs} timed runs per side after a warm-up pass (first ${WARMUP_BYTES >> 20} MiB); MB = MiB of UTF-8 output; node ${process.version}, ${cpus().length} CPU(s)\n\n`);
-  out.write(humanTable(results) + '\n\n');
-  out.write(`memory: peak RSS ${mem.peakRss.toFixed(0)} MB (whole process, includes the in-memory synthetic cast); `);
-  out.write(`peak heap used ${mem.pipelineHeap.toFixed(0)} MB in pipeline runs, ${mem.bareHeap.toFixed(0)} MB in bare runs\n`);
+  if (results.length) {
+    out.write(`termsupervisor bench: full pipeline (replayCast, default config) vs bare @xterm/headless on the same bytes\n`);
+    out.write(`median of ${runs} timed runs per side after a warm-up pass (first ${WARMUP_BYTES >> 20} MiB); MB = MiB of UTF-8 output; node ${process.version}, ${cpus().length} CPU(s)\n\n`);
+    out.write(humanTable(results) + '\n\n');
+    out.write(`memory: peak RSS ${mem.peakRss.toFixed(0)} MB (whole process, includes the in-memory synthetic cast); `);
+    out.write(`peak heap used ${mem.pipelineHeap.toFixed(0)} MB in pipeline runs, ${mem.bareHeap.toFixed(0)} MB in bare runs\n`);
+  }
+  if (daemon) out.write(`${results.length ? '\n' : ''}${daemonLines(daemon)}\n`);
   out.write(`total ${totalS.toFixed(1)} s\n`);
   const below = results.filter((r) => ratio(r) < TARGET_RATIO);
   if (below.length) {
@@ -78,7 +86,8 @@ async function main(argv: string[]): Promise<void> {
     out.write(`  node --cpu-prof --cpu-prof-dir=/tmp/ts-prof dist/bench/bench.js --only synthetic --side pipeline --runs 1\n`);
     out.write(`  node dist/bench/profile-summary.js /tmp/ts-prof/*.cpuprofile\n`);
   }
-  if (a.options.has('json')) out.write(JSON.stringify(summary(results, runs, mem, totalS)) + '\n');
+  const base = results.length ? summary(results, runs, mem, totalS) : { total_s: round(totalS, 1), node: process.version, cpus: cpus().length };
+  if (a.options.has('json')) out.write(JSON.stringify({ ...base, ...(daemon && daemonJson(daemon)) }) + '\n');
 }
 
 function summary(results: WorkloadResult[], runs: number, mem: { peakRss: number; pipelineHeap: number; bareHeap: number }, totalS: number) {
