@@ -9,8 +9,10 @@ const MAX_HELD_CSI = 64;
 
 const LOOPING_CSI = /(\x1b\[|\x9b)([\d;:]*)([STLMbIZ@PX])/g;
 const BIG_NUMBER = /\d{5,}/g;
-/** A CSI whose first (or a later) parameter has five digits or more: cheap to scan for, rare in real output. */
-const FIVE_DIGIT_PARAM = /(?:\x1b\[|\x9b)\d{5}|;\d{5}/;
+/** Digits in one CSI parameter from which it may need clamping (MAX_CSI_REPEAT has fewer). */
+const LONG_PARAM_DIGITS = 5;
+/** Any run of that many digits: most chunks have none, and this one pass is cheaper than visiting every CSI. */
+const LONG_DIGIT_RUN = new RegExp(`\\d{${LONG_PARAM_DIGITS}}`);
 /** An unfinished CSI at the very end of a chunk: introducer plus parameters, no final byte yet. */
 const TRAILING_CSI = /(?:\x1b\[[\d;:?<=>]*|\x9b[\d;:?<=>]*|\x1b)$/;
 
@@ -32,9 +34,29 @@ export class CsiClamp {
       }
     }
     // Almost every chunk has CSIs, almost none has a five-digit parameter: test before rewriting.
-    if (!FIVE_DIGIT_PARAM.test(data)) return data;
+    if (!LONG_DIGIT_RUN.test(data) || !hasLongCsiParam(data)) return data;
     return data.replace(LOOPING_CSI, (m, intro: string, params: string, final: string) =>
       /\d{5}/.test(params) ? intro + params.replace(BIG_NUMBER, (n) => String(Math.min(Number(n), MAX_CSI_REPEAT))) + final : m,
     );
   }
+}
+
+/** Whether some CSI in `s` has a parameter of LONG_PARAM_DIGITS digits or more. A scan from introducer to
+ * introducer: the regex it replaces tried every position of the chunk and cost more than the rest of the clamp. */
+function hasLongCsiParam(s: string): boolean {
+  for (let i = s.indexOf('\x1b['); i >= 0; i = s.indexOf('\x1b[', i + 2)) if (longParamAt(s, i + 2)) return true;
+  for (let i = s.indexOf('\x9b'); i >= 0; i = s.indexOf('\x9b', i + 1)) if (longParamAt(s, i + 1)) return true;
+  return false;
+}
+
+/** Whether the parameters starting at `i` ([\d;:]*) hold a run of LONG_PARAM_DIGITS digits. */
+function longParamAt(s: string, i: number): boolean {
+  for (let run = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) {
+      if (++run >= LONG_PARAM_DIGITS) return true;
+    } else if (c === 0x3b || c === 0x3a) run = 0;
+    else return false;
+  }
+  return false;
 }
