@@ -13,8 +13,6 @@ const BIG_NUMBER = /\d{5,}/g;
 const LONG_PARAM_DIGITS = 5;
 /** Any run of that many digits: most chunks have none, and this one pass is cheaper than visiting every CSI. */
 const LONG_DIGIT_RUN = new RegExp(`\\d{${LONG_PARAM_DIGITS}}`);
-/** An unfinished CSI at the very end of a chunk: introducer plus parameters, no final byte yet. */
-const TRAILING_CSI = /(?:\x1b\[[\d;:?<=>]*|\x9b[\d;:?<=>]*|\x1b)$/;
 
 export class CsiClamp {
   private held = '';
@@ -23,15 +21,11 @@ export class CsiClamp {
   filter(chunk: string): string {
     let data = this.held + chunk;
     this.held = '';
-    // Only the end of the chunk can hold an unfinished sequence: look from its last ESC/CSI, if that is near.
-    const end = data.length > MAX_HELD_CSI ? data.slice(-MAX_HELD_CSI) : data;
-    const esc = Math.max(end.lastIndexOf('\x1b'), end.lastIndexOf('\x9b'));
-    if (esc >= 0) {
-      const tail = TRAILING_CSI.exec(end.slice(esc));
-      if (tail) {
-        this.held = tail[0];
-        data = data.slice(0, data.length - tail[0].length);
-      }
+    // Only the end of the chunk can hold an unfinished sequence.
+    const held = trailingCsiLength(data);
+    if (held) {
+      this.held = data.slice(data.length - held);
+      data = data.slice(0, data.length - held);
     }
     // Almost every chunk has CSIs, almost none has a five-digit parameter: test before rewriting.
     if (!LONG_DIGIT_RUN.test(data) || !hasLongCsiParam(data)) return data;
@@ -59,4 +53,29 @@ function longParamAt(s: string, i: number): boolean {
     else return false;
   }
   return false;
+}
+
+/** Length of an unfinished CSI at the very end of `data` (introducer and parameters, no final byte yet, or a lone
+ * ESC), looked for from its last ESC/CSI if that is among the last MAX_HELD_CSI characters; 0 if none. A scan
+ * rather than a regex: it runs on every chunk, and slicing and matching there allocated on every one. */
+function trailingCsiLength(data: string): number {
+  const stop = Math.max(0, data.length - MAX_HELD_CSI);
+  for (let i = data.length - 1; i >= stop; i--) {
+    const c = data.charCodeAt(i);
+    if (c === 0x1b) {
+      if (i === data.length - 1) return 1;
+      return data.charCodeAt(i + 1) === 0x5b && onlyParamBytes(data, i + 2) ? data.length - i : 0;
+    }
+    if (c === 0x9b) return onlyParamBytes(data, i + 1) ? data.length - i : 0;
+  }
+  return 0;
+}
+
+/** Whether every character from `from` to the end is a CSI parameter byte (0-9 : ; < = > ?). */
+function onlyParamBytes(s: string, from: number): boolean {
+  for (let i = from; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x30 || c > 0x3f) return false;
+  }
+  return true;
 }
