@@ -316,8 +316,10 @@ export class PaneMonitor {
     const th = this.cfg.thresholds;
     const now = this.nowS();
     this.coarseTick = !(this.analyzer.wantsTicks(now) || this.queue.isDirty);
-    const untilDeadline = Math.max(th.tick_s, this.analyzer.nextDeadline(now) - now + th.tick_s / 2);
-    const delay = this.coarseTick ? Math.min(Math.max(th.tick_s, th.rest_tick_s), untilDeadline) : th.tick_s;
+    // The next deadline only matters to a coarse tick (asked on every tick, so not asked for nothing).
+    const delay = this.coarseTick
+      ? Math.min(Math.max(th.tick_s, th.rest_tick_s), Math.max(th.tick_s, this.analyzer.nextDeadline(now) - now + th.tick_s / 2))
+      : th.tick_s;
     this.tickTimer = this.clock.setTimeout(this.onTickTimer, delay * 1000);
   }
 
