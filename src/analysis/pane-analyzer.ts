@@ -44,6 +44,20 @@ interface Candidate {
 
 type Phase = 'rest' | 'running' | 'waiting';
 
+interface ClassificationInputs {
+  program: ProgramId;
+  hash: string;
+  title: string;
+  animating: boolean;
+  bracketedPaste: boolean;
+  cursorX: number;
+  cursorY: number;
+  baseY: number;
+  anchorRow: number | undefined;
+  bracketedPasteSeen: boolean;
+  foregroundPrompted: boolean;
+}
+
 /** The rule for a turn started by a submitted prompt showing work (Enter, then the screen moved). */
 const ANCHOR_RULE = 'turn.anchor_evidence';
 
@@ -58,7 +72,8 @@ export class PaneAnalyzer {
   private snap: ScreenSnapshot | null = null;
   private lastChange: PaneChange | null = null;
   private cls: Classification | null = null;
-  private clsKey = '';
+  /** What `cls` was computed from: it is reused while all of these are unchanged. */
+  private clsInputs: ClassificationInputs | null = null;
   private hash = '';
   private lastMeaningfulAt = 0;
   private lastOutputAt = 0;
@@ -240,12 +255,18 @@ export class PaneAnalyzer {
   /** The earliest time at which a quiet window can close by itself (Infinity if none is running). */
   nextDeadline(t: number): number {
     const th = this.cfg.thresholds;
-    const marks = [th.quiet_done_s, th.quiet_idle_s, th.stall_after_s, th.idle_reemit_s].map((d) => this.lastMeaningfulAt + d);
-    const lastTitle = this.titleChanges[this.titleChanges.length - 1];
-    if (lastTitle !== undefined) marks.push(lastTitle + th.title_animation_s);
-    marks.push(this.tier1LastAt + th.prompt_silence_s);
+    // Asked after every tick: no array of marks, just the earliest one still ahead.
     let next = Infinity;
-    for (const m of marks) if (m > t && m < next) next = m;
+    const mark = (m: number): void => {
+      if (m > t && m < next) next = m;
+    };
+    mark(this.lastMeaningfulAt + th.quiet_done_s);
+    mark(this.lastMeaningfulAt + th.quiet_idle_s);
+    mark(this.lastMeaningfulAt + th.stall_after_s);
+    mark(this.lastMeaningfulAt + th.idle_reemit_s);
+    const lastTitle = this.titleChanges[this.titleChanges.length - 1];
+    if (lastTitle !== undefined) mark(lastTitle + th.title_animation_s);
+    mark(this.tier1LastAt + th.prompt_silence_s);
     return next;
   }
 
@@ -470,10 +491,28 @@ export class PaneAnalyzer {
 
   private reclassify(t: number): Classification {
     const snap = this.snap!;
-    const animating = this.titleChanges.filter((x) => t - x <= this.cfg.thresholds.title_animation_s).length >= 2;
+    const animating = this.titleAnimating(t);
     const anchorRow = this.anchor?.row;
-    const key = `${this.program}|${this.hash}|${snap.title}|${animating}|${snap.bracketedPaste}|${snap.cursorX},${snap.cursorY},${snap.baseY}|${anchorRow}|${this.bracketedPasteSeen}|${this.foregroundPrompted}`;
-    if (this.cls && key === this.clsKey) return this.cls;
+    // Compared field by field: evaluate runs on every tick, and building a string key each time cost more than
+    // the comparison it stood for.
+    const k = this.clsInputs;
+    if (
+      this.cls &&
+      k !== null &&
+      k.program === this.program &&
+      k.hash === this.hash &&
+      k.title === snap.title &&
+      k.animating === animating &&
+      k.bracketedPaste === snap.bracketedPaste &&
+      k.cursorX === snap.cursorX &&
+      k.cursorY === snap.cursorY &&
+      k.baseY === snap.baseY &&
+      k.anchorRow === anchorRow &&
+      k.bracketedPasteSeen === this.bracketedPasteSeen &&
+      k.foregroundPrompted === this.foregroundPrompted
+    ) {
+      return this.cls;
+    }
     const ctx: ProfileContext = { cfg: this.cfg, titleAnimating: animating, bracketedPasteSeen: this.bracketedPasteSeen, foregroundPrompted: this.foregroundPrompted, anchorRow };
     let cls = classifyWith(this.program, snap, ctx);
     if (!this.foregroundPrompted && this.bracketedPasteSeen && !snap.bracketedPaste && cls.atPrompt && cls.rule !== 'shell.prompt_bracketed_paste') {
@@ -482,8 +521,27 @@ export class PaneAnalyzer {
       cls = classifyWith(this.program, snap, { ...ctx, foregroundPrompted: true });
     }
     this.cls = cls;
-    this.clsKey = `${key.slice(0, key.lastIndexOf('|'))}|${this.foregroundPrompted}`;
+    this.clsInputs = {
+      program: this.program,
+      hash: this.hash,
+      title: snap.title,
+      animating,
+      bracketedPaste: snap.bracketedPaste,
+      cursorX: snap.cursorX,
+      cursorY: snap.cursorY,
+      baseY: snap.baseY,
+      anchorRow,
+      bracketedPasteSeen: this.bracketedPasteSeen,
+      foregroundPrompted: this.foregroundPrompted,
+    };
     return this.cls;
+  }
+
+  /** The title changed at least twice within title_animation_s: a spinner, not a static icon. */
+  private titleAnimating(t: number): boolean {
+    let recent = 0;
+    for (const x of this.titleChanges) if (t - x <= this.cfg.thresholds.title_animation_s) recent++;
+    return recent >= 2;
   }
 
   private cursorRow(): string {
@@ -500,7 +558,7 @@ export class PaneAnalyzer {
     this.program = program;
     this.programRule = rule;
     this.cls = null;
-    this.clsKey = '';
+    this.clsInputs = null;
   }
 
   private emit(out: Signal[], t: number, type: SignalType, tier: Tier, rule: string, line: string): void {

@@ -16,8 +16,9 @@ import type { Clock } from '../state/clock.js';
 
 /** Keys that submit, interrupt or answer (Enter, Esc, Ctrl-C, Ctrl-D, Tab): a turn may start or end with them. */
 const CONTROL_KEYS = /[\r\n\x1b\x03\x04\t]/;
-/** Title glyphs that animate while a program works (braille, half circles). */
-const TITLE_SPINNER = /^\s*[⠀-⣿◐◑◒◓]\s*/u;
+/** Title glyphs that animate while a program works (braille, half circles), at the start of the title (sticky:
+ * after test() its lastIndex is the prefix length, with no match array made for every frame). */
+const TITLE_SPINNER = /\s*[⠀-⣿◐◑◒◓]\s*/uy;
 /** A synchronized-output frame left open longer than this is read anyway (a crashed program never closes it). */
 const SYNC_FRAME_MAX_S = 1;
 /** Bytes queued in the terminal beyond which a feeder should wait for drain() (xterm drops data past 50 MB). */
@@ -81,7 +82,9 @@ export class PaneMonitor {
   private tickTimer: unknown = null;
   private coalesceTimer: unknown = null;
   private syncSince: number | null = null;
-  private titleKind = '';
+  /** The title's kind: whether a spinner leads it, and its text after the spinner. */
+  private titleSpins = false;
+  private titleText = '';
   private lastTitle = '';
   private coarseTick = false;
   private stopped = false;
@@ -237,10 +240,13 @@ export class PaneMonitor {
   private titleKindChanged(title: string): boolean {
     if (title === this.lastTitle) return false;
     this.lastTitle = title;
-    const spin = TITLE_SPINNER.exec(title);
-    const kind = spin ? `spin|${title.slice(spin[0].length)}` : `still|${title}`;
-    if (kind === this.titleKind) return false;
-    this.titleKind = kind;
+    TITLE_SPINNER.lastIndex = 0;
+    const spins = TITLE_SPINNER.test(title);
+    const from = spins ? TITLE_SPINNER.lastIndex : 0;
+    // A spinner frame (◐ → ◓) keeps the kind: compared in place, without cutting a string per frame.
+    if (spins === this.titleSpins && title.length - from === this.titleText.length && title.endsWith(this.titleText)) return false;
+    this.titleSpins = spins;
+    this.titleText = title.slice(from);
     return true;
   }
 
@@ -317,14 +323,19 @@ export class PaneMonitor {
     const th = this.cfg.thresholds;
     const now = this.nowS();
     this.coarseTick = !(this.analyzer.wantsTicks(now) || this.queue.isDirty);
-    const untilDeadline = Math.max(th.tick_s, this.analyzer.nextDeadline(now) - now + th.tick_s / 2);
-    const delay = this.coarseTick ? Math.min(Math.max(th.tick_s, th.rest_tick_s), untilDeadline) : th.tick_s;
-    this.tickTimer = this.clock.setTimeout(() => {
-      this.tickTimer = null;
-      this.tick();
-      this.scheduleTick();
-    }, delay * 1000);
+    // The next deadline only matters to a coarse tick (asked on every tick, so not asked for nothing).
+    const delay = this.coarseTick
+      ? Math.min(Math.max(th.tick_s, th.rest_tick_s), Math.max(th.tick_s, this.analyzer.nextDeadline(now) - now + th.tick_s / 2))
+      : th.tick_s;
+    this.tickTimer = this.clock.setTimeout(this.onTickTimer, delay * 1000);
   }
+
+  /** The tick timer's callback, made once (a pane ticks ten times a second of pane time). */
+  private readonly onTickTimer = (): void => {
+    this.tickTimer = null;
+    this.tick();
+    this.scheduleTick();
+  };
 
 
   private releaseDrain(): void {

@@ -9,10 +9,10 @@ const MAX_HELD_CSI = 64;
 
 const LOOPING_CSI = /(\x1b\[|\x9b)([\d;:]*)([STLMbIZ@PX])/g;
 const BIG_NUMBER = /\d{5,}/g;
-/** A CSI whose first (or a later) parameter has five digits or more: cheap to scan for, rare in real output. */
-const FIVE_DIGIT_PARAM = /(?:\x1b\[|\x9b)\d{5}|;\d{5}/;
-/** An unfinished CSI at the very end of a chunk: introducer plus parameters, no final byte yet. */
-const TRAILING_CSI = /(?:\x1b\[[\d;:?<=>]*|\x9b[\d;:?<=>]*|\x1b)$/;
+/** Digits in one CSI parameter from which it may need clamping (MAX_CSI_REPEAT has fewer). */
+const LONG_PARAM_DIGITS = 5;
+/** Any run of that many digits: most chunks have none, and this one pass is cheaper than visiting every CSI. */
+const LONG_DIGIT_RUN = new RegExp(`\\d{${LONG_PARAM_DIGITS}}`);
 
 export class CsiClamp {
   private held = '';
@@ -21,20 +21,61 @@ export class CsiClamp {
   filter(chunk: string): string {
     let data = this.held + chunk;
     this.held = '';
-    // Only the end of the chunk can hold an unfinished sequence: look from its last ESC/CSI, if that is near.
-    const end = data.length > MAX_HELD_CSI ? data.slice(-MAX_HELD_CSI) : data;
-    const esc = Math.max(end.lastIndexOf('\x1b'), end.lastIndexOf('\x9b'));
-    if (esc >= 0) {
-      const tail = TRAILING_CSI.exec(end.slice(esc));
-      if (tail) {
-        this.held = tail[0];
-        data = data.slice(0, data.length - tail[0].length);
-      }
+    // Only the end of the chunk can hold an unfinished sequence.
+    const held = trailingCsiLength(data);
+    if (held) {
+      this.held = data.slice(data.length - held);
+      data = data.slice(0, data.length - held);
     }
     // Almost every chunk has CSIs, almost none has a five-digit parameter: test before rewriting.
-    if (!FIVE_DIGIT_PARAM.test(data)) return data;
+    if (!LONG_DIGIT_RUN.test(data) || !hasLongCsiParam(data)) return data;
     return data.replace(LOOPING_CSI, (m, intro: string, params: string, final: string) =>
       /\d{5}/.test(params) ? intro + params.replace(BIG_NUMBER, (n) => String(Math.min(Number(n), MAX_CSI_REPEAT))) + final : m,
     );
   }
+}
+
+/** Whether some CSI in `s` has a parameter of LONG_PARAM_DIGITS digits or more. A scan from introducer to
+ * introducer: the regex it replaces tried every position of the chunk and cost more than the rest of the clamp. */
+function hasLongCsiParam(s: string): boolean {
+  for (let i = s.indexOf('\x1b['); i >= 0; i = s.indexOf('\x1b[', i + 2)) if (longParamAt(s, i + 2)) return true;
+  for (let i = s.indexOf('\x9b'); i >= 0; i = s.indexOf('\x9b', i + 1)) if (longParamAt(s, i + 1)) return true;
+  return false;
+}
+
+/** Whether the parameters starting at `i` ([\d;:]*) hold a run of LONG_PARAM_DIGITS digits. */
+function longParamAt(s: string, i: number): boolean {
+  for (let run = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) {
+      if (++run >= LONG_PARAM_DIGITS) return true;
+    } else if (c === 0x3b || c === 0x3a) run = 0;
+    else return false;
+  }
+  return false;
+}
+
+/** Length of an unfinished CSI at the very end of `data` (introducer and parameters, no final byte yet, or a lone
+ * ESC), looked for from its last ESC/CSI if that is among the last MAX_HELD_CSI characters; 0 if none. A scan
+ * rather than a regex: it runs on every chunk, and slicing and matching there allocated on every one. */
+function trailingCsiLength(data: string): number {
+  const stop = Math.max(0, data.length - MAX_HELD_CSI);
+  for (let i = data.length - 1; i >= stop; i--) {
+    const c = data.charCodeAt(i);
+    if (c === 0x1b) {
+      if (i === data.length - 1) return 1;
+      return data.charCodeAt(i + 1) === 0x5b && onlyParamBytes(data, i + 2) ? data.length - i : 0;
+    }
+    if (c === 0x9b) return onlyParamBytes(data, i + 1) ? data.length - i : 0;
+  }
+  return 0;
+}
+
+/** Whether every character from `from` to the end is a CSI parameter byte (0-9 : ; < = > ?). */
+function onlyParamBytes(s: string, from: number): boolean {
+  for (let i = from; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x30 || c > 0x3f) return false;
+  }
+  return true;
 }

@@ -1,7 +1,7 @@
 // One headless terminal per pane: renders the bytes exactly as the person's terminal would, and lifts the
 // in-band signals (shell integration, agent OSCs, title, bell, bracketed paste, alternate screen) out of the stream.
 import xtermHeadless from '@xterm/headless';
-import type { Terminal as XTerminal, IDisposable } from '@xterm/headless';
+import type { Terminal as XTerminal, IBufferNamespace, IDisposable } from '@xterm/headless';
 import { parseAgentState, parseIterm, parseNotification, parseShellIntegration } from './osc-parse.js';
 import type { InBandSignal, ScreenSnapshot } from './types.js';
 import { CsiClamp } from './csi-clamp.js';
@@ -23,6 +23,8 @@ export type SignalListener = (signal: InBandSignal, cursorLine: string) => void;
 
 export class PaneScreen {
   readonly term: XTerminal;
+  /** The terminal's buffers, looked up once: `term.buffer` re-checks the proposed-API option on every call. */
+  private readonly buffers: IBufferNamespace;
   private readonly disposables: IDisposable[] = [];
   private readonly listeners: SignalListener[] = [];
   private title = '';
@@ -44,6 +46,7 @@ export class PaneScreen {
       allowProposedApi: true,
       logLevel: 'off', // xterm would dump its parser state to stderr (the user's terminal) on every bad byte
     });
+    this.buffers = this.term.buffer;
     this.tracksDirtyRows = this.hookDirtyRows();
     const p = this.term.parser;
     const osc = (ident: number, parse: (d: string) => InBandSignal | null) =>
@@ -77,7 +80,7 @@ export class PaneScreen {
         this.emit({ kind: 'title', title });
       }),
       this.term.onBell(() => this.emit({ kind: 'bell' })),
-      this.term.buffer.onBufferChange((buf) => {
+      this.buffers.onBufferChange((buf) => {
         this.markAllDirty();
         this.emit({ kind: 'alt-screen', on: buf.type === 'alternate' });
       }),
@@ -122,7 +125,7 @@ export class PaneScreen {
 
   /** Reading the visible rows costs O(rows×cols): call it per coalesced change, not per write. */
   snapshot(): ScreenSnapshot {
-    const buf = this.term.buffer.active;
+    const buf = this.buffers.active;
     const rows = this.term.rows;
     if (!this.tracksDirtyRows || this.rowCache.length !== rows) this.markAllDirty();
     if (this.rowCache.length !== rows) this.rowCache = new Array<string>(rows).fill('');
@@ -153,7 +156,7 @@ export class PaneScreen {
 
   /** The row the cursor is on: the "screen line" a signal is attributed to. */
   cursorLine(): string {
-    const buf = this.term.buffer.active;
+    const buf = this.buffers.active;
     return buf.getLine(buf.baseY + buf.cursorY)?.translateToString(true) ?? '';
   }
 
@@ -180,7 +183,7 @@ export class PaneScreen {
 
   /** Visible rows plus up to `history` rows of scrollback above them, for `screen` views. */
   text(history = 0): string {
-    const buf = this.term.buffer.active;
+    const buf = this.buffers.active;
     const start = Math.max(0, buf.viewportY - history);
     const out: string[] = [];
     for (let y = start; y < buf.viewportY + this.term.rows; y++) out.push(buf.getLine(y)?.translateToString(true) ?? '');
