@@ -57,15 +57,15 @@ export function formatEventLine(raw: string, colour: boolean): string {
   }
 }
 
-/** Local wall time HH:MM:SS.mmm of an ISO timestamp (the date is rarely what one is looking for in a tail). */
-function clock(ts: unknown): string {
-  const d = new Date(typeof ts === 'string' ? ts : NaN);
+/** Local wall time HH:MM:SS.mmm of an ISO timestamp or epoch ms (the date is rarely what one looks for in a tail). */
+export function clock(ts: unknown): string {
+  const d = new Date(typeof ts === 'string' || typeof ts === 'number' ? ts : NaN);
   if (Number.isNaN(d.getTime())) return '--:--:--.---';
   const p = (n: number, w = 2) => String(n).padStart(w, '0');
   return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
 }
 
-function str(v: unknown): string {
+export function str(v: unknown): string {
   if (v === undefined || v === null) return '-';
   return typeof v === 'string' ? v : JSON.stringify(v);
 }

@@ -17,7 +17,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { pathToFileURL } from 'node:url';
 import { eventLogPath } from '../config/paths.js';
 import { daemonLogPath, LOG_KINDS } from '../daemon/logger.js';
-import { formatEventLine } from './event-format.js';
+import { clock, formatEventLine, str } from './event-format.js';
 
 /** How often the logs are checked for appends: a person watching does not notice a quarter second. */
 const POLL_MS = 250;
@@ -294,19 +294,6 @@ function cutLine(s: string): string {
 function isoOf(t: unknown): string {
   const d = new Date(typeof t === 'number' || typeof t === 'string' ? t : NaN);
   return Number.isNaN(d.getTime()) ? '' : d.toISOString();
-}
-
-/** Local wall time HH:MM:SS.mmm (the date is rarely what one is looking for in a tail). */
-function clock(t: unknown): string {
-  const d = new Date(typeof t === 'number' || typeof t === 'string' ? t : NaN);
-  if (Number.isNaN(d.getTime())) return '--:--:--.---';
-  const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
-}
-
-function str(v: unknown): string {
-  if (v === undefined || v === null) return '-';
-  return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
 // ---- The command --------------------------------------------------------------------------------------------

@@ -1,9 +1,10 @@
 // Builds the dashboard assets (scripts/build-web.mjs) when dist/web/ is missing or older than web/; one builder at
 // a time across test workers (a lock directory, as tests/helpers/build.ts does for tsc).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './screen.js';
+import { withBuildLock } from './build.js';
 
 const INDEX = join(ROOT, 'dist', 'web', 'index.html');
 const LOCK = join(ROOT, 'node_modules', '.cache', 'termsupervisor-tests', 'web-build.lock');
@@ -18,27 +19,16 @@ function newest(dir: string): number {
 }
 
 const stale = () => !existsSync(INDEX) || Math.max(newest(join(ROOT, 'web')), statSync(join(ROOT, 'src', 'web', 'api-types.ts')).mtimeMs) > statSync(INDEX).mtimeMs;
-const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 export function ensureWebBuilt(): void {
   if (!stale()) return;
-  mkdirSync(join(LOCK, '..'), { recursive: true });
-  for (let i = 0; ; i++) {
+  withBuildLock(LOCK, () => {
+    if (!stale()) return;
     try {
-      mkdirSync(LOCK);
-      break;
-    } catch {
-      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > 120_000) rmSync(LOCK, { recursive: true, force: true });
-      if (i > 1200) throw new Error(`could not take the build lock ${LOCK}`);
-      sleep(100);
+      execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-web.mjs'), '--quiet'], { cwd: ROOT, stdio: 'pipe' });
+    } catch (e) {
+      const err = e as { stderr?: Buffer; message: string };
+      throw new Error(`node scripts/build-web.mjs failed:\n${err.stderr?.toString() ?? err.message}`);
     }
-  }
-  try {
-    if (stale()) execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-web.mjs'), '--quiet'], { cwd: ROOT, stdio: 'pipe' });
-  } catch (e) {
-    const err = e as { stderr?: Buffer; message: string };
-    throw new Error(`node scripts/build-web.mjs failed:\n${err.stderr?.toString() ?? err.message}`);
-  } finally {
-    rmSync(LOCK, { recursive: true, force: true });
-  }
+  });
 }

@@ -32,30 +32,38 @@ const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(
 
 export function ensureBuilt(): void {
   if (!stale()) return;
-  mkdirSync(CACHE, { recursive: true });
+  withBuildLock(LOCK, () => {
+    if (!stale()) return;
+    const started = Date.now();
+    try {
+      execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: ROOT, stdio: 'pipe' });
+    } catch (e) {
+      const err = e as { stdout?: Buffer; message: string };
+      throw new Error(`npx tsc -p tsconfig.json failed:\n${err.stdout?.toString() ?? err.message}`);
+    }
+    writeFileSync(BUILT, '');
+    utimesSync(BUILT, new Date(started), new Date(started));
+  });
+}
+
+/** Runs `build` holding a lock directory: test workers run in parallel, one of them builds at a time. */
+export function withBuildLock(lock: string, build: () => void): void {
+  mkdirSync(join(lock, '..'), { recursive: true });
   for (let i = 0; ; i++) {
     try {
-      mkdirSync(LOCK);
+      mkdirSync(lock);
       break;
     } catch {
       // another worker is building; a lock older than two minutes is left over from a killed run
-      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > 120_000) rmSync(LOCK, { recursive: true, force: true });
-      if (i > 1200) throw new Error(`could not take the build lock ${LOCK}`);
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 120_000) rmSync(lock, { recursive: true, force: true });
+      if (i > 1200) throw new Error(`could not take the build lock ${lock}`);
       sleep(100);
     }
   }
   try {
-    if (stale()) {
-      const started = Date.now();
-      execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: ROOT, stdio: 'pipe' });
-      writeFileSync(BUILT, '');
-      utimesSync(BUILT, new Date(started), new Date(started));
-    }
-  } catch (e) {
-    const err = e as { stdout?: Buffer; message: string };
-    throw new Error(`npx tsc -p tsconfig.json failed:\n${err.stdout?.toString() ?? err.message}`);
+    build();
   } finally {
-    rmSync(LOCK, { recursive: true, force: true });
+    rmSync(lock, { recursive: true, force: true });
   }
 }
 
