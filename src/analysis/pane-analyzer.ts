@@ -263,7 +263,7 @@ export class PaneAnalyzer {
     mark(this.lastMeaningfulAt + th.quiet_done_s);
     mark(this.lastMeaningfulAt + th.quiet_idle_s);
     mark(this.lastMeaningfulAt + th.stall_after_s);
-    mark(this.lastMeaningfulAt + th.idle_reemit_s);
+    mark(Math.max(this.lastMeaningfulAt, this.lastIdleEmit) + th.idle_reemit_s);
     const lastTitle = this.titleChanges[this.titleChanges.length - 1];
     if (lastTitle !== undefined) mark(lastTitle + th.title_animation_s);
     mark(this.tier1LastAt + th.prompt_silence_s);
@@ -284,7 +284,8 @@ export class PaneAnalyzer {
       if (quiet >= th.stall_after_s && !this.stalled) return true;
       if (verdict === 'unknown' && quiet >= Math.min(th.quiet_done_s, th.quiet_idle_s)) return true;
     }
-    if (this.state === 'IDLE' && quiet >= th.idle_reemit_s) return true;
+    // The idle re-emit is due once per window, not on every tick after the first one.
+    if (this.state === 'IDLE' && quiet >= th.idle_reemit_s && t - this.lastIdleEmit >= th.idle_reemit_s) return true;
     // A title animation stopping can turn "working" (read from the title alone) into something else.
     const lastTitle = this.titleChanges[this.titleChanges.length - 1];
     const titleDecides = verdict !== 'working' || (this.cls?.rule.endsWith('title_spinner') ?? false);

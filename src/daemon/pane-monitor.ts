@@ -324,10 +324,11 @@ export class PaneMonitor {
     const now = this.nowS();
     this.coarseTick = !(this.analyzer.wantsTicks(now) || this.queue.isDirty);
     // The next deadline only matters to a coarse tick (asked on every tick, so not asked for nothing).
-    const delay = this.coarseTick
-      ? Math.min(Math.max(th.tick_s, th.rest_tick_s), Math.max(th.tick_s, this.analyzer.nextDeadline(now) - now + th.tick_s / 2))
-      : th.tick_s;
-    this.tickTimer = this.clock.setTimeout(this.onTickTimer, delay * 1000);
+    const rest = Math.max(th.tick_s, th.rest_tick_s);
+    const delay = this.coarseTick ? Math.min(rest, Math.max(th.tick_s, this.analyzer.nextDeadline(now) - now + th.tick_s / 2)) : th.tick_s;
+    // A resting pane with no deadline sooner wakes on the shared rest beat: 100 idle panes, one wake-up a second.
+    const ms = delay === rest && this.clock.alignedDelay ? this.clock.alignedDelay(rest * 1000) : delay * 1000;
+    this.tickTimer = this.clock.setTimeout(this.onTickTimer, ms);
   }
 
   /** The tick timer's callback, made once (a pane ticks ten times a second of pane time). */

@@ -6,6 +6,11 @@ export interface Clock {
   now(): number;
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(id: unknown): void;
+  /**
+   * A delay of at most `ms` that ends on a whole multiple of `ms` of the shared wall clock, so that many panes
+   * resting on the same period wake the process once, together. Absent: no alignment (virtual time).
+   */
+  alignedDelay?(ms: number): number;
 }
 
 export class RealClock implements Clock {
@@ -21,6 +26,10 @@ export class RealClock implements Clock {
   }
   clearTimeout(id: unknown): void {
     clearTimeout(id as NodeJS.Timeout);
+  }
+  alignedDelay(ms: number): number {
+    const now = Date.now();
+    return Math.ceil((now + 1) / ms) * ms - now;
   }
 }
 
