@@ -476,3 +476,21 @@ describe('REPL continuation (shell-python-repl replayed)', () => {
     expect(at(40)?.to, shown).toBe('DONE');
   });
 });
+
+describe('a pane at rest costs little', () => {
+  it('the idle re-emit wants fine ticks once per window, not on every tick after the first', async () => {
+    const d = driver();
+    await d.out(0, PS1);
+    await d.until(45);
+    const reemit = 'fired.tier3.idle.generic.idle_reemit';
+    expect(d.monitor.analyzer.counters.get(reemit)).toBe(1);
+    expect(d.monitor.analyzer.wantsTicks(45)).toBe(false);
+    let ticks = 0;
+    const tick = d.monitor.analyzer.tick.bind(d.monitor.analyzer);
+    d.monitor.analyzer.tick = (t: number) => (ticks++, tick(t));
+    await d.until(55);
+    expect(ticks).toBeLessThanOrEqual(11); // the rest beat (1 s), not the fine tick (0.1 s)
+    await d.until(95);
+    expect(d.monitor.analyzer.counters.get(reemit)).toBe(3);
+  });
+});
