@@ -36,6 +36,8 @@ export interface DaemonResult {
   idlePanes: number;
   idleSeconds: number;
   settleS: number;
+  /** CPU while settling between load and idle (the post-load heap shrink lands here). */
+  settleCpuPct: number;
   idleCpuPct: number;
   idleCpuS: number;
   /** Idle CPU % per consecutive slice of the idle window. */
@@ -115,6 +117,7 @@ export function daemonJson(r: DaemonResult): Record<string, number | boolean | n
     daemon_max_link_buffered_bytes: r.maxLinkBufferedBytes,
     idle_seconds: round(r.idleSeconds, 1),
     idle_settle_s: r.settleS,
+    settle_cpu_pct: round(r.settleCpuPct, 2),
     idle_cpu_s: round(r.idleCpuS, 3),
     idle_transitions: r.idleTransitions,
     daemon_wakeups_per_s: round(r.wakeupsPerS, 1),
@@ -148,6 +151,7 @@ export function daemonLines(r: DaemonResult): string {
     row('daemon RSS peak (0.5 s samples)', `${r.rssPeakMb.toFixed(0)} MB`, `< ${DAEMON_TARGETS.rssMb} MB`, meets.rss),
     row(`transition → /ws p99 (${r.latencies.length} seen)`, ms(p99), `< ${DAEMON_TARGETS.latencyP99Ms} ms`, meets.latency),
     `${'  p50 / max'.padEnd(w)} ${`${ms(p50)} / ${ms(max)}`.padStart(12)}`,
+    `  settling ${r.settleS} s after the load (the one-off post-load heap shrink): ${r.settleCpuPct.toFixed(2)} %`,
     row(`idle: ${r.idlePanes} silent panes, ${r.idleSeconds.toFixed(0)} s`, `${r.idleCpuPct.toFixed(2)} %`, `< ${DAEMON_TARGETS.idleCpuPct} %`, meets.idleCpu),
     `  idle CPU per ${r.idleSlicesPct.length > 1 ? `${(r.idleSeconds / r.idleSlicesPct.length).toFixed(0)} s slice` : 'slice'}: ${r.idleSlicesPct.map((x) => x.toFixed(2)).join(' ')} %; ` +
       `daemon wakeups ${r.wakeupsPerS.toFixed(0)}/s under load, ${r.idleWakeupsPerS.toFixed(0)}/s idle (per slice: ${r.idleSlicesWakeupsPerS.map((x) => x.toFixed(0)).join(' ')})` +
