@@ -1,13 +1,13 @@
 // The per-pane decision maker. Pure: it is handed in-band signals, typed input, foreground-process changes,
 // coalesced screen changes and clock ticks (all stamped with pane-clock seconds) and returns the signals the
 // state machine should act on. The highest tier that speaks wins:
-//   Tier 1  in-band authoritative signals (OSC 133/633 command start/end, Codex OSC 7501, hooks later);
+//   Tier 1  in-band authoritative signals (OSC 133/633 command start/end, Codex OSC 7501) and agent hooks;
 //   Tier 2  the program's profile reading the live edge of the screen (and its window title);
 //   Tier 3  the generic content heuristic (prompt anchors, questions, spinners, quiet windows, newline gate).
 // Completion is anchored to a turn: Enter arms an anchor, work must be seen after it, then an explicit marker or a
 // stability window (retracted by any change of the live edge) makes it DONE.
 import type { Config, ProgramId } from '../config/config.js';
-import type { ScreenSnapshot, TimedSignal } from '../screen/types.js';
+import type { InBandSignal, ScreenSnapshot, TimedSignal } from '../screen/types.js';
 import type { PaneChange } from '../queue/pane-change-queue.js';
 import { hashLines } from '../queue/normalize.js';
 import { classifyWith, detectProgram } from './profiles/index.js';
@@ -16,6 +16,7 @@ import type { Classification, MachineState, Signal, SignalType, Suppressed, Tier
 import { clip } from './text.js';
 import { genericWhileRunning } from './generic-heuristic.js';
 import { agentStateAction } from './agent-state.js';
+import { hookAction } from '../hooks/hook-table.js';
 
 export interface AnalyzerOptions {
   cfg: Config;
@@ -181,6 +182,8 @@ export class PaneAnalyzer {
         return out;
       case 'agent-state':
         return this.agentState(ts.t, s.state, s.extra, ts.line);
+      case 'hook':
+        return this.hook(ts.t, s, ts.line);
       default:
         return out;
     }
@@ -188,10 +191,7 @@ export class PaneAnalyzer {
 
   input(t: number, data: string): Signal[] {
     this.now = Math.max(this.now, t);
-    if (/[\r\n]/.test(data)) {
-      const cls = this.snap ? this.reclassify(t) : null;
-      this.anchor = { t, hash: this.hash, evidence: false, baseline: cls ? signature(cls) : '', moved: false, row: this.snap ? this.snap.baseY + this.snap.cursorY : undefined };
-    }
+    if (/[\r\n]/.test(data)) this.armAnchor(t);
     if (data === '\x1b' && this.phase() === 'running') this.interruptSeen = true;
     return [];
   }
@@ -334,6 +334,36 @@ export class PaneAnalyzer {
     if (action.kind === 'signal') this.emit(out, t, action.type, 1, action.rule, shown);
     else if (action.kind === 'pending') this.pendingAgentWorking = { t, line: shown };
     return out;
+  }
+
+  /** A prompt submitted: the verdict now is the baseline a later "ready" must differ from. */
+  private armAnchor(t: number): void {
+    const cls = this.snap ? this.reclassify(t) : null;
+    this.anchor = { t, hash: this.hash, evidence: false, baseline: cls ? signature(cls) : '', moved: false, row: this.snap ? this.snap.baseY + this.snap.cursorY : undefined };
+  }
+
+  /** An agent's hook (Tier 1, delivered by the daemon): mapped through src/hooks/hook-table.ts. */
+  private hook(t: number, s: Extract<InBandSignal, { kind: 'hook' }>, line: string): Signal[] {
+    this.tier1(t);
+    if (!this.programLocked) this.setProgram(s.agent, `detect.${s.agent}.hook`);
+    const out: Signal[] = [];
+    const action = hookAction(s.agent, s.event, s.detail, this.state);
+    if (action.kind === 'none') return out;
+    // A menu on screen is a fact: a hook's "working" (a late PreToolUse) does not hide it.
+    if (action.type === 'run' && this.menuOnScreen(t)) {
+      this.suppress(t, 'run', 1, action.rule, 'menu_on_screen');
+      return out;
+    }
+    // The prompt the hook reports anchors the turn like Enter, unless Enter (seen in the pane) already did.
+    if (action.effect === 'turn_start' && (this.anchor === null || t - this.anchor.t > this.cfg.thresholds.anchor_evidence_window_s)) this.armAnchor(t);
+    this.emit(out, t, action.type, 1, action.rule, line || s.event);
+    return out;
+  }
+
+  private menuOnScreen(t: number): boolean {
+    if (!this.snap) return false;
+    const cls = this.reclassify(t);
+    return cls.verdict === 'waiting' && cls.explicit;
   }
 
   private evaluate(t: number): Signal[] {

@@ -7,6 +7,8 @@ import { classifyCommand } from './classify.js';
 import { runCommand } from './run.js';
 import { daemonCommand } from './daemon.js';
 import { dashboardCommand } from './dashboard.js';
+import { hookCommand } from './hook.js';
+import { hooksCommand } from './hooks.js';
 import { VERSION } from './version.js';
 
 export const USAGE = `termsupervisor ${VERSION}: watches terminal panes running AI coding agents and shells, and tells you
@@ -24,6 +26,10 @@ commands:
                       run a recording through the detector in virtual time; one line per transition
   classify [--agent A] [file|-]
                       classify one screen's text: {verdict, rule, line} ("why does it think that?")
+  hooks install|uninstall|status <claude|codex|gemini|all> [--dry-run] [--home DIR]
+                      let the agents report their own turns (their hooks run 'termsupervisor hook')
+  hook <claude|codex|gemini> [event]
+                      what those hooks run: sends one hook event to the daemon; always exits 0
   help [command]      this text, or a command's options
   version             print the version
 
@@ -45,6 +51,10 @@ export async function main(argv: string[]): Promise<number> {
         return await daemonCommand(rest);
       case 'dashboard':
         return await dashboardCommand(rest);
+      case 'hooks':
+        return await hooksCommand(rest);
+      case 'hook':
+        return await hookCommand(rest);
       case 'version':
       case '--version':
       case '-V':

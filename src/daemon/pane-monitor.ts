@@ -6,7 +6,7 @@ import { createActor, type Actor } from 'xstate';
 import type { AgentChoice, Config } from '../config/config.js';
 import type { PaneEvent } from '../attach/source.js';
 import { PaneScreen } from '../screen/pane-screen.js';
-import type { TimedSignal } from '../screen/types.js';
+import type { InBandSignal, TimedSignal } from '../screen/types.js';
 import { PaneChangeQueue } from '../queue/pane-change-queue.js';
 import { PaneAnalyzer } from '../analysis/pane-analyzer.js';
 import { forcedProgram } from '../analysis/profiles/index.js';
@@ -146,6 +146,22 @@ export class PaneMonitor {
     } else {
       this.screen.write('', this.parsed);
     }
+  }
+
+  /**
+   * An agent's hook event (the daemon received it out of band), at pane time `t`. It queues behind what the
+   * terminal has yet to parse, so it is applied in order with the pane's output, on a freshly read screen.
+   */
+  hook(t: number, signal: Extract<InBandSignal, { kind: 'hook' }>, line: string): void {
+    if (this.stopped) return;
+    if (this.opts.beforeEvent && this.inFlight.size === 0) this.opts.beforeEvent(t);
+    this.screen.write('', () => {
+      if (this.stopped) return;
+      this.queue.noteEvent(t);
+      this.maybeTake(t, true);
+      this.apply(this.analyzer.signal({ t, signal, line }));
+      this.refreshTick();
+    });
   }
 
   /** Events handed in and not yet applied. */

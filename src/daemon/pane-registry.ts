@@ -6,7 +6,9 @@ import type { HistoryStore } from '../store/history-store.js';
 import type { Counters, PaneRecord, TransitionRecord, TurnRecord } from '../store/records.js';
 import type { Transition } from '../state/pane-machine.js';
 import type { MachineState, PaneView, StatsView, TransitionView, WsMessage } from '../web/api-types.js';
-import type { DaemonApi, LinkKind } from '../web/daemon-api.js';
+import type { DaemonApi, HookReply, LinkKind } from '../web/daemon-api.js';
+import type { HookBody } from '../hooks/hook-body.js';
+import { resolveHookPane } from '../hooks/resolve-pane.js';
 import type { NotifyEvent, NotifyKind } from '../notify/types.js';
 import { LivePane, paneView, type UntimedEvent } from './live-pane.js';
 import { renderMetrics } from './metrics.js';
@@ -176,6 +178,21 @@ export class PaneRegistry implements DaemonApi {
   acceptLink(kind: LinkKind, socket: WebSocket, remote: string): void {
     if (!this.opts.onLink) return void socket.close(1011, 'no link handler');
     this.opts.onLink(kind, socket, remote);
+  }
+
+  /** An agent's hook event: to the pane it names (tier 1, source `hook`), or counted as unmatched. */
+  hook(body: HookBody): HookReply {
+    const id = resolveHookPane(body.pane, [...this.live.keys()].map((k) => ({ id: k })));
+    const pane = id === null ? undefined : this.live.get(id);
+    if (!pane) {
+      this.opts.store.addCounters({ 'hook.unmatched': 1 });
+      this.opts.log.debug({ kind: 'hook', agent: body.agent, event: body.event, pane: body.pane }, 'hook matched no pane');
+      return { matched: false };
+    }
+    this.opts.store.addCounters({ 'hook.matched': 1 });
+    this.logs.get(pane.id)?.debug({ kind: 'hook', agent: body.agent, event: body.event, detail: body.detail, session: body.session }, 'hook');
+    pane.monitor.hook(pane.t, { kind: 'hook', agent: body.agent, event: body.event, detail: body.detail }, body.message);
+    return { matched: true, pane: pane.id };
   }
 
   // ---- internals ----------------------------------------------------------------------------------------

@@ -13,6 +13,10 @@ export type InBandSignal =
   /** Codex CLI OSC 7501: state=working|blocked|done|error|idle plus key=value extras. */
   | { kind: 'agent-state'; protocol: 'osc7501'; state: string; extra: Record<string, string> }
   | { kind: 'notification'; protocol: 'osc9' | 'osc777'; title: string; body: string }
+  /** An agent's own hook (Claude Code / Gemini CLI hooks, Codex notify), delivered out of band by the daemon:
+   * `event` is the agent's name for it (Stop, AfterAgent, agent-turn-complete), `detail` its sub-kind
+   * (notification_type, source, reason) or ''. Never parsed from the byte stream. */
+  | { kind: 'hook'; agent: 'claude' | 'codex' | 'gemini'; event: string; detail: string }
   | { kind: 'title'; title: string }
   | { kind: 'bell' }
   | { kind: 'bracketed-paste'; on: boolean }

@@ -7,6 +7,7 @@ import type { Duplex } from 'node:stream';
 import { Auth, loopbackHost, TOKEN_COOKIE } from './auth.js';
 import { LINK_PATHS, type DaemonApi } from './daemon-api.js';
 import { StaticFiles } from './static-files.js';
+import { parseHookBody } from '../hooks/hook-body.js';
 import { WsHub, type HubOptions } from './ws-hub.js';
 
 export interface AppOptions {
@@ -97,6 +98,14 @@ export function buildApp(opts: AppOptions): App {
   });
   app.post<{ Params: { id: string } }>('/api/panes/:id/ack', async (req, reply) => api.ack(req.params.id, 'dashboard') ?? notFound(reply));
   app.get('/api/stats', async () => api.stats());
+  // An agent's hook (`termsupervisor hook`): 200 delivered to a pane, 202 accepted but no pane matched.
+  app.post('/api/hooks', async (req, reply) => {
+    if (!api.hook) return reply.code(501).send({ error: 'this daemon takes no hook events' });
+    const parsed = parseHookBody(req.body);
+    if (!parsed.ok) return reply.code(400).send({ error: parsed.reason });
+    const r = api.hook(parsed.body);
+    return reply.code(r.matched ? 200 : 202).send(r);
+  });
 
   // Websockets: the dashboard feed and the link endpoints share the server's upgrade event.
   const wssFeed = new WebSocketServer({ noServer: true, maxPayload: MAX_DASHBOARD_MESSAGE });

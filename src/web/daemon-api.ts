@@ -2,6 +2,13 @@
 // which panes and bridges connect. The daemon implements it; the web layer never reaches past it.
 import type { WebSocket } from 'ws';
 import type { PaneView, StatsView, TransitionView, TurnView, WsMessage } from './api-types.js';
+import type { HookBody } from '../hooks/hook-body.js';
+
+/** What became of one agent hook event: the pane it was delivered to, or none (counted as `hook.unmatched`). */
+export interface HookReply {
+  matched: boolean;
+  pane?: string;
+}
 
 export interface DaemonApi {
   readonly version: string;
@@ -20,6 +27,8 @@ export interface DaemonApi {
   subscribe(listener: (m: WsMessage) => void): () => void;
   /** An authenticated websocket at one of the daemon's link endpoints (a `run` wrapper, a bridge). */
   acceptLink(kind: LinkKind, socket: WebSocket, remote: string): void;
+  /** An agent's hook event (POST /api/hooks, already validated). Absent: this daemon takes no hooks (501). */
+  hook?(body: HookBody): HookReply;
 }
 
 export type LinkKind = 'pane';

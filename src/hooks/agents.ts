@@ -1,0 +1,27 @@
+// The agents whose own hooks termsupervisor listens to, and the hook events it installs for each. Pure data, no
+// imports: the lean `termsupervisor hook` path loads this.
+//
+// Sources (see tests/fixtures/hooks/README.md for the payloads recorded from them):
+//   Claude Code  https://code.claude.com/docs/en/hooks (settings.json `hooks`, JSON on stdin)
+//   Codex CLI    https://github.com/openai/codex/blob/main/docs/config.md#notify (config.toml `notify`, one JSON
+//                argument appended to argv, stdin null; `agent-turn-complete` is the only type)
+//   Gemini CLI   https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/reference.md (settings.json
+//                `hooks`, JSON on stdin, stdout must be JSON or nothing, timeouts in milliseconds)
+
+export const HOOK_AGENTS = ['claude', 'codex', 'gemini'] as const;
+export type HookAgent = (typeof HOOK_AGENTS)[number];
+
+export function isHookAgent(s: unknown): s is HookAgent {
+  return typeof s === 'string' && (HOOK_AGENTS as readonly string[]).includes(s);
+}
+
+/** Claude Code events installed: turn start, tool use, the permission dialog, notifications, turn end, session. */
+export const CLAUDE_EVENTS = ['UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'Notification', 'Stop', 'SessionStart', 'SessionEnd'] as const;
+/** Claude events whose matcher is a tool name: `*` matches every tool. The others take no matcher. */
+export const CLAUDE_TOOL_EVENTS: readonly string[] = ['PreToolUse', 'PermissionRequest'];
+
+/** Gemini CLI events installed: turn start and end, the tool-permission notification, session. */
+export const GEMINI_EVENTS = ['BeforeAgent', 'AfterAgent', 'Notification', 'SessionStart', 'SessionEnd'] as const;
+
+/** An event or sub-kind name as the agents spell them (PascalCase, kebab-case, snake_case): nothing else passes. */
+export const EVENT_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;

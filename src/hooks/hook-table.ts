@@ -1,0 +1,107 @@
+// Agent hook events (Tier 1) as a decision table, like Codex's OSC 7501 in src/analysis/agent-state.ts. Pure.
+// First: what each event means (EFFECTS). Then: what that meaning does in the pane's current state (hookAction).
+import type { MachineState, SignalType } from '../analysis/types.js';
+import type { HookAgent } from './agents.js';
+
+/** What a hook event says about the agent, whatever the pane's state. */
+export type HookEffect =
+  /** A prompt was submitted: a turn starts (and is anchored, like Enter). */
+  | 'turn_start'
+  /** The agent is working (a tool is about to run or just ran). */
+  | 'work'
+  /** The agent asks the person (a permission dialog, a question). */
+  | 'wait'
+  /** The agent finished its turn. */
+  | 'turn_end'
+  /** The agent has sat at its prompt for a while (Claude's idle_prompt, sent after 60 s). */
+  | 'at_rest'
+  /** The agent's session ended (exit, /clear, logout). */
+  | 'session_end'
+  /** Nothing about the state (a session starting, a compaction, an unknown event). */
+  | 'none';
+
+type EffectOf = HookEffect | ((detail: string) => HookEffect);
+
+/** Claude Code notification types that put a dialog in front of the person. */
+const CLAUDE_ASKS = new Set(['permission_prompt', 'elicitation_dialog']);
+
+export const EFFECTS: Record<HookAgent, Record<string, EffectOf>> = {
+  claude: {
+    UserPromptSubmit: 'turn_start',
+    PreToolUse: 'work',
+    // Not installed (it fires after every tool), but if a user's own settings send it, it means the same.
+    PostToolUse: 'work',
+    PermissionRequest: 'wait',
+    Notification: (d) => (CLAUDE_ASKS.has(d) ? 'wait' : d === 'idle_prompt' ? 'at_rest' : 'none'),
+    Stop: 'turn_end',
+    // SessionStart also fires on compaction, in the middle of a turn: it says nothing about the state.
+    SessionStart: 'none',
+    SessionEnd: 'session_end',
+  },
+  gemini: {
+    BeforeAgent: 'turn_start',
+    BeforeTool: 'work',
+    AfterTool: 'work',
+    // Gemini's only notification type is ToolPermission.
+    Notification: 'wait',
+    AfterAgent: 'turn_end',
+    SessionStart: 'none',
+    SessionEnd: 'session_end',
+  },
+  codex: {
+    // Codex's notify program hears of turn ends only; its turns start on screen and through OSC 7501.
+    'agent-turn-complete': 'turn_end',
+  },
+};
+
+export type HookAction =
+  | { kind: 'signal'; type: SignalType; rule: string; effect: HookEffect }
+  | { kind: 'none'; rule: string; effect: HookEffect };
+
+export function hookEffect(agent: HookAgent, event: string, detail: string): HookEffect {
+  const e = Object.hasOwn(EFFECTS[agent], event) ? EFFECTS[agent][event] : undefined;
+  if (e === undefined) return 'none';
+  return typeof e === 'function' ? e(detail) : e;
+}
+
+/** `hook.claude.stop`, `hook.claude.notification.permission_prompt`, `hook.codex.agent_turn_complete`. */
+export function hookRule(agent: HookAgent, event: string, detail: string): string {
+  const name = snake(event);
+  return detail && event === 'Notification' ? `hook.${agent}.${name}.${snake(detail)}` : `hook.${agent}.${name}`;
+}
+
+export function hookAction(agent: HookAgent, event: string, detail: string, state: MachineState): HookAction {
+  const effect = hookEffect(agent, event, detail);
+  const rule = hookRule(agent, event, detail);
+  const signal = (type: SignalType): HookAction => ({ kind: 'signal', type, rule, effect });
+  const none: HookAction = { kind: 'none', rule, effect };
+  const busy = state === 'RUNNING' || state === 'LONG_RUNNING' || state === 'WAITING_APPROVAL';
+  switch (effect) {
+    case 'turn_start':
+    case 'work':
+      return signal('run');
+    case 'wait':
+      return signal('wait');
+    case 'turn_end':
+      // DONE already: the screen said it first (notify once). FAILED: the screen saw this turn fail, and an end
+      // hook does not overrule it. IDLE: a turn whose start we missed (joined mid-turn) still ended: news.
+      return state === 'DONE' || state === 'FAILED' ? none : signal('done');
+    case 'at_rest':
+      // Only a turn we still think is running is corrected; a DONE or FAILED the person has not seen stays.
+      // IDLE rather than DONE: no Stop came, so the turn was interrupted or failed, and the screen (which has had
+      // a minute to say which) did not: a "done" now would be a guess.
+      return state === 'RUNNING' || state === 'LONG_RUNNING' ? signal('idle') : none;
+    case 'session_end':
+      // The person quit the agent (or cleared it): whatever it showed, they are at it now.
+      return busy || state === 'DONE' || state === 'FAILED' ? signal('idle') : none;
+    case 'none':
+      return none;
+  }
+}
+
+function snake(s: string): string {
+  return s
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .toLowerCase();
+}

@@ -1,0 +1,168 @@
+// Installs and removes termsupervisor's hooks in each agent's own settings file: where the file is, what goes in it
+// (src/hooks/settings-json.ts, src/hooks/codex-toml.ts decide the edit), and writing it safely: a timestamped
+// backup of the previous version, then an atomic replace that keeps the file's mode (and writes through a symlink).
+import { chmodSync, constants, copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { CLAUDE_EVENTS, CLAUDE_TOOL_EVENTS, GEMINI_EVENTS, type HookAgent } from './agents.js';
+import { installedEvents, installJsonHooks, uninstallJsonHooks, type EditResult, type JsonHookSpec } from './settings-json.js';
+import { currentNotify, installCodexNotify, isOurArgv, uninstallCodexNotify } from './codex-toml.js';
+
+/** Claude Code kills a hook after this many seconds (ours exits within a second; this only bounds a wedged node). */
+export const CLAUDE_HOOK_TIMEOUT_S = 5;
+/** The same bound for Gemini CLI, which counts in milliseconds. */
+export const GEMINI_HOOK_TIMEOUT_MS = 5000;
+/** A settings file we create holds the person's configuration: owner-only. */
+const NEW_FILE_MODE = 0o600;
+
+export interface HookPlaces {
+  /** Stands in for the home directory (tests, a second account); the agents' own variables are then ignored. */
+  home?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface Plan {
+  agent: HookAgent;
+  file: string;
+  action: 'install' | 'uninstall';
+  /** The file's text now (null: no file). */
+  before: string | null;
+  result: EditResult;
+  /** What a person should know even when it worked (hooks disabled in the agent, a key left alone). */
+  warnings: string[];
+}
+
+/** The settings file each agent reads its hooks from. */
+export function settingsFile(agent: HookAgent, places: HookPlaces = {}): string {
+  const env = places.env ?? process.env;
+  const home = places.home ?? homedir();
+  switch (agent) {
+    case 'claude':
+      return join(places.home === undefined && env['CLAUDE_CONFIG_DIR'] ? env['CLAUDE_CONFIG_DIR'] : join(home, '.claude'), 'settings.json');
+    case 'codex':
+      return join(places.home === undefined && env['CODEX_HOME'] ? env['CODEX_HOME'] : join(home, '.codex'), 'config.toml');
+    case 'gemini':
+      return join(home, '.gemini', 'settings.json');
+  }
+}
+
+/** The shell command a Claude/Gemini hook runs for `event`. */
+export function hookCommandLine(program: string, agent: HookAgent, event: string): string {
+  return `${shellQuote(program)} hook ${agent} ${event}`;
+}
+
+export function planInstall(agent: HookAgent, program: string, places: HookPlaces = {}): Plan {
+  const file = settingsFile(agent, places);
+  const before = read(file);
+  let result: EditResult;
+  if (agent === 'codex') result = installCodexNotify(before, program);
+  else result = installJsonHooks(before, jsonSpec(agent, program));
+  return { agent, file, action: 'install', before, result, warnings: agent === 'gemini' ? geminiWarnings(before) : [] };
+}
+
+export function planUninstall(agent: HookAgent, places: HookPlaces = {}): Plan {
+  const file = settingsFile(agent, places);
+  const before = read(file);
+  const result = agent === 'codex' ? uninstallCodexNotify(before) : uninstallJsonHooks(before);
+  return { agent, file, action: 'uninstall', before, result, warnings: [] };
+}
+
+/** Writes a changed plan: backs up the file as it was (when there was one), then replaces it. Returns the backup. */
+export function applyPlan(plan: Plan, now: Date = new Date()): { backup: string | null } {
+  if (plan.result.status !== 'changed') return { backup: null };
+  const target = existsSync(plan.file) && lstatSync(plan.file).isSymbolicLink() ? realpathSync(plan.file) : plan.file;
+  mkdirSync(dirname(target), { recursive: true });
+  let backup: string | null = null;
+  let mode = NEW_FILE_MODE;
+  if (plan.before !== null && existsSync(target)) {
+    mode = statSync(target).mode & 0o777;
+    backup = backupName(plan.file, now);
+    copyFileSync(target, backup, constants.COPYFILE_EXCL);
+  }
+  const tmp = `${target}.termsupervisor-tmp-${process.pid}`;
+  try {
+    writeFileSync(tmp, plan.result.text, { mode });
+    chmodSync(tmp, mode); // the umask may have narrowed it
+    renameSync(tmp, target);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+  return { backup };
+}
+
+export interface AgentStatus {
+  agent: HookAgent;
+  file: string;
+  exists: boolean;
+  /** Claude/Gemini: the events our hook is in. Codex: ['notify'] when notify is ours. */
+  installed: string[];
+  /** Events still missing for a full install. */
+  missing: string[];
+  /** Codex: notify set to someone else's program. */
+  foreign?: string;
+}
+
+export function hookStatus(agent: HookAgent, places: HookPlaces = {}): AgentStatus {
+  const file = settingsFile(agent, places);
+  const text = read(file);
+  if (agent === 'codex') {
+    const argv = currentNotify(text);
+    const ours = Array.isArray(argv) && isOurArgv(argv);
+    const foreign = argv === undefined ? 'unreadable' : argv && !ours ? JSON.stringify(argv) : undefined;
+    return { agent, file, exists: text !== null, installed: ours ? ['notify'] : [], missing: ours ? [] : ['notify'], ...(foreign && { foreign }) };
+  }
+  const installed = installedEvents(text);
+  const all: readonly string[] = agent === 'claude' ? CLAUDE_EVENTS : GEMINI_EVENTS;
+  return { agent, file, exists: text !== null, installed, missing: all.filter((e) => !installed.includes(e)) };
+}
+
+function jsonSpec(agent: 'claude' | 'gemini', program: string): JsonHookSpec {
+  if (agent === 'claude') {
+    return {
+      events: CLAUDE_EVENTS,
+      entry: (event) => ({ type: 'command', command: hookCommandLine(program, 'claude', event), timeout: CLAUDE_HOOK_TIMEOUT_S }),
+      matcher: (event) => (CLAUDE_TOOL_EVENTS.includes(event) ? '*' : undefined),
+    };
+  }
+  return {
+    events: GEMINI_EVENTS,
+    entry: (event) => ({ name: `termsupervisor-${event}`, type: 'command', command: hookCommandLine(program, 'gemini', event), timeout: GEMINI_HOOK_TIMEOUT_MS }),
+    matcher: () => undefined,
+  };
+}
+
+/** Gemini runs no hooks at all when the person turned them off: say so rather than install silently. */
+function geminiWarnings(text: string | null): string[] {
+  if (text === null) return [];
+  try {
+    const cfg = JSON.parse(text) as { hooksConfig?: { enabled?: unknown } };
+    if (cfg?.hooksConfig?.enabled === false) return ['hooks are turned off in this file (hooksConfig.enabled is false): Gemini CLI will not run them until you turn them on'];
+  } catch {
+    // refused elsewhere
+  }
+  return [];
+}
+
+function read(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+/** `settings.json.termsupervisor-backup-20260102T030405`, with -2, -3… when that exists already. */
+function backupName(file: string, now: Date): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, '');
+  for (let n = 1; ; n++) {
+    const name = `${file}.termsupervisor-backup-${stamp}${n > 1 ? `-${n}` : ''}`;
+    if (!existsSync(name)) return name;
+  }
+}
+
+/** The program path as one shell word. */
+export function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,253 @@
+// `termsupervisor hooks install|uninstall` on sample settings files in a scratch home: idempotent, the user's own
+// settings kept, a backup of each version replaced, reversible; shapes that cannot be edited safely are refused.
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { applyPlan, hookStatus, planInstall, planUninstall, settingsFile } from '../../src/hooks/install.js';
+import { CODEX_MARKER, installCodexNotify, parseStringArray, uninstallCodexNotify } from '../../src/hooks/codex-toml.js';
+import { CLAUDE_EVENTS, GEMINI_EVENTS } from '../../src/hooks/agents.js';
+import { hooksCommand } from '../../src/cli/hooks.js';
+import { ROOT } from '../helpers/screen.js';
+
+const SETTINGS = join(ROOT, 'tests', 'fixtures', 'hooks', 'settings');
+const PROGRAM = '/opt/termsupervisor/bin/termsupervisor';
+
+let homes: string[] = [];
+afterEach(() => {
+  for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
+});
+
+/** A scratch home; `files` maps a path under it to a fixture to copy there. */
+function home(files: Record<string, string> = {}): string {
+  const h = mkdtempSync(join(tmpdir(), 'ts-hooks-'));
+  homes.push(h);
+  for (const [rel, fixture] of Object.entries(files)) {
+    mkdirSync(join(h, rel, '..'), { recursive: true });
+    copyFileSync(join(SETTINGS, fixture), join(h, rel));
+  }
+  return h;
+}
+
+const json = (p: string): Record<string, unknown> => JSON.parse(readFileSync(p, 'utf8')) as Record<string, unknown>;
+const backups = (file: string): string[] => readdirSync(join(file, '..')).filter((f) => f.includes('.termsupervisor-backup-'));
+
+function install(agent: 'claude' | 'codex' | 'gemini', h: string, program = PROGRAM) {
+  const plan = planInstall(agent, program, { home: h });
+  return { plan, ...applyPlan(plan) };
+}
+
+function uninstall(agent: 'claude' | 'codex' | 'gemini', h: string) {
+  const plan = planUninstall(agent, { home: h });
+  return { plan, ...applyPlan(plan) };
+}
+
+describe('Claude Code settings.json', () => {
+  it('adds one hook per event, keeps everything else, backs up, and is idempotent', () => {
+    const h = home({ '.claude/settings.json': 'claude-settings.json' });
+    const file = join(h, '.claude', 'settings.json');
+    const original = readFileSync(file, 'utf8');
+    const first = install('claude', h);
+    expect(first.plan.result.status).toBe('changed');
+    expect(readFileSync(first.backup!, 'utf8')).toBe(original);
+
+    const s = json(file) as { hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ command: string; timeout?: number }> }>> } & Record<string, unknown>;
+    for (const event of CLAUDE_EVENTS) {
+      const ours = s.hooks[event]!.filter((g) => g.hooks.some((x) => x.command.includes(' hook claude ')));
+      expect(ours, event).toEqual([
+        { ...(event === 'PreToolUse' || event === 'PermissionRequest' ? { matcher: '*' } : {}), hooks: [{ type: 'command', command: `${PROGRAM} hook claude ${event}`, timeout: 5 }] },
+      ]);
+    }
+    // The user's own settings and hooks are all still there.
+    const before = JSON.parse(original) as typeof s;
+    for (const k of ['$schema', 'model', 'env', 'permissions', 'statusLine']) expect(s[k]).toEqual(before[k]);
+    expect(s.hooks['PostToolUse']).toEqual(before.hooks['PostToolUse']);
+    expect(s.hooks['Stop']![0]).toEqual(before.hooks['Stop']![0]);
+
+    const again = install('claude', h);
+    expect(again.plan.result.status).toBe('unchanged');
+    expect(again.backup).toBeNull();
+    expect(backups(file)).toHaveLength(1);
+    const status = hookStatus('claude', { home: h });
+    expect(new Set(status.installed)).toEqual(new Set(CLAUDE_EVENTS));
+    expect(status.missing).toEqual([]);
+
+    const removed = uninstall('claude', h);
+    expect(removed.plan.result.status).toBe('changed');
+    expect(json(file)).toEqual(JSON.parse(original));
+    expect(backups(file)).toHaveLength(2);
+    expect(uninstall('claude', h).plan.result.status).toBe('unchanged');
+  });
+
+  it('a moved program replaces our old hook instead of adding a second one', () => {
+    const h = home();
+    install('claude', h, '/old/place/termsupervisor');
+    install('claude', h, "/new place/termsupervisor");
+    const s = json(settingsFile('claude', { home: h })) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
+    expect(s.hooks['Stop']).toEqual([{ hooks: [{ type: 'command', command: "'/new place/termsupervisor' hook claude Stop", timeout: 5 }] }]);
+    expect(uninstall('claude', h).plan.result.status).toBe('changed');
+    expect(json(settingsFile('claude', { home: h }))).toEqual({});
+  });
+
+  it('creates a missing file owner-only; writes through a symlinked one and keeps its mode', () => {
+    const h = home();
+    install('claude', h);
+    const file = settingsFile('claude', { home: h });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    const h2 = home({ 'dotfiles/claude.json': 'claude-settings.json' });
+    const real = join(h2, 'dotfiles', 'claude.json');
+    chmodSync(real, 0o640);
+    mkdirSync(join(h2, '.claude'));
+    symlinkSync(real, join(h2, '.claude', 'settings.json'));
+    install('claude', h2);
+    expect(statSync(join(h2, '.claude', 'settings.json')).isFile()).toBe(true); // still resolves
+    expect(readFileSync(real, 'utf8')).toContain('hook claude Stop');
+    expect(statSync(real).mode & 0o777).toBe(0o640);
+  });
+
+  it('refuses a file with comments or one it cannot read, and leaves it as it was', () => {
+    const h = home({ '.claude/settings.json': 'claude-settings-comments.json' });
+    const file = settingsFile('claude', { home: h });
+    const before = readFileSync(file, 'utf8');
+    const plan = planInstall('claude', PROGRAM, { home: h });
+    expect(plan.result).toMatchObject({ status: 'refused', reason: expect.stringMatching(/comments/) });
+    expect(applyPlan(plan).backup).toBeNull();
+    expect(readFileSync(file, 'utf8')).toBe(before);
+
+    for (const [text, why] of [['{"hooks": [1]}', /"hooks" is not an object/], ['{"hooks": {"Stop": {}}}', /hooks\.Stop is not a list/], ['[1]', /not a JSON object/], ['{"a": ', /not valid JSON/]] as const) {
+      writeFileSync(file, text);
+      expect(planInstall('claude', PROGRAM, { home: h }).result, text).toMatchObject({ status: 'refused', reason: expect.stringMatching(why) });
+    }
+  });
+});
+
+describe('Gemini CLI settings.json', () => {
+  it('adds its events, keeps tabs and the user hook; uninstall restores it exactly', () => {
+    const h = home({ '.gemini/settings.json': 'gemini-settings.json' });
+    const file = settingsFile('gemini', { home: h });
+    const original = readFileSync(file, 'utf8');
+    expect(install('gemini', h).plan.result.status).toBe('changed');
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('\n\t"general": {');
+    const s = JSON.parse(text) as { hooks: Record<string, unknown[]> };
+    expect(Object.keys(s.hooks)).toEqual(['BeforeTool', ...GEMINI_EVENTS]);
+    expect(s.hooks['AfterAgent']).toEqual([{ hooks: [{ name: 'termsupervisor-AfterAgent', type: 'command', command: `${PROGRAM} hook gemini AfterAgent`, timeout: 5000 }] }]);
+    expect(install('gemini', h).plan.result.status).toBe('unchanged');
+    uninstall('gemini', h);
+    expect(readFileSync(file, 'utf8')).toBe(original);
+  });
+
+  it('warns when the person turned Gemini hooks off', () => {
+    const h = home();
+    mkdirSync(join(h, '.gemini'));
+    writeFileSync(settingsFile('gemini', { home: h }), '{"hooksConfig": {"enabled": false}}\n');
+    expect(planInstall('gemini', PROGRAM, { home: h }).warnings).toEqual([expect.stringMatching(/hooksConfig\.enabled is false/)]);
+  });
+});
+
+describe('Codex config.toml notify', () => {
+  it('adds notify at the top level (before the first table), touches nothing else, and uninstalls byte for byte', () => {
+    const h = home({ '.codex/config.toml': 'codex-config.toml' });
+    const file = settingsFile('codex', { home: h });
+    const original = readFileSync(file, 'utf8');
+    const first = install('codex', h);
+    expect(first.plan.result.status).toBe('changed');
+    const text = readFileSync(file, 'utf8');
+    expect(text).toBe(original.replace('\n# Providers\n', `\n${CODEX_MARKER}\nnotify = ["${PROGRAM}", "hook", "codex"]\n\n# Providers\n`));
+    expect(readFileSync(first.backup!, 'utf8')).toBe(original);
+    expect(install('codex', h).plan.result.status).toBe('unchanged');
+    expect(hookStatus('codex', { home: h })).toMatchObject({ installed: ['notify'], missing: [] });
+    uninstall('codex', h);
+    expect(readFileSync(file, 'utf8')).toBe(original);
+  });
+
+  it('keeps a notify that is someone else\'s, and says why and what to do', () => {
+    const h = home({ '.codex/config.toml': 'codex-config-notify.toml' });
+    const file = settingsFile('codex', { home: h });
+    const before = readFileSync(file, 'utf8');
+    const plan = planInstall('codex', PROGRAM, { home: h });
+    expect(plan.result).toMatchObject({ status: 'refused', reason: expect.stringMatching(/notify is already set to \["python3", "\/home\/user\/.codex\/notify.py"\].*kept.*hook codex/) });
+    applyPlan(plan);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(uninstallCodexNotify(before)).toMatchObject({ status: 'unchanged', notes: [expect.stringMatching(/not termsupervisor's/)] });
+    expect(hookStatus('codex', { home: h })).toMatchObject({ installed: [], foreign: '["python3","/home/user/.codex/notify.py"]' });
+  });
+
+  it('updates our own notify in place when the program moved, keeping its comment', () => {
+    const text = `model = "o3"\nnotify = ["/old/termsupervisor", "hook", "codex"] # mine\n`;
+    expect(installCodexNotify(text, PROGRAM)).toEqual({ status: 'changed', text: `model = "o3"\nnotify = ["${PROGRAM}", "hook", "codex"] # mine\n`, notes: ['updated the program path in notify'] });
+  });
+
+  it('round-trips files without tables, new files and CRLF files', () => {
+    for (const original of ['model = "o3"\n', '', '# only a comment\n', 'model = "o3"\r\n\r\n[tui]\r\nx = 1\r\n', '[tui]\nx = 1\n', 'a = 1\n# about tui\n[tui]\n']) {
+      const added = installCodexNotify(original || null, PROGRAM);
+      if (added.status !== 'changed') throw new Error(JSON.stringify(added));
+      expect(added.text).toContain(`notify = ["${PROGRAM}", "hook", "codex"]`);
+      if (original.includes('\r\n')) expect(added.text.replace(/\r\n/g, '')).not.toContain('\n');
+      // the key is top level: before any table header
+      const tableAt = added.text.search(/^\[/m);
+      if (tableAt >= 0) expect(added.text.indexOf('notify =')).toBeLessThan(tableAt);
+      const removed = uninstallCodexNotify(added.text);
+      expect(removed.status === 'changed' && removed.text, JSON.stringify(original)).toBe(original);
+    }
+  });
+
+  it('refuses shapes it cannot edit safely', () => {
+    expect(installCodexNotify('[notify]\nprogram = "x"\n', PROGRAM)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/\[notify\] table/) });
+    expect(installCodexNotify('notify.program = "x"\n', PROGRAM)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/dotted key/) });
+    expect(installCodexNotify('notify = [\n  "x",\n]\n', PROGRAM)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/cannot read/) });
+    expect(installCodexNotify('model = "unclosed\n', PROGRAM)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/unclosed string/) });
+    expect(installCodexNotify('x = """never closed\n', PROGRAM)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/multi-line string/) });
+  });
+
+  it('reads one-line string arrays as TOML spells them', () => {
+    expect(parseStringArray(` ["a", 'b\\c', "d\\"e\\u00e9"] # c`)).toEqual(['a', 'b\\c', 'd"eé']);
+    expect(parseStringArray('["a",]')).toEqual(['a']);
+    expect(parseStringArray('"a"')).toBeNull();
+    expect(parseStringArray('["a", 1]')).toBeNull();
+    expect(parseStringArray('["a"] x')).toBeNull();
+  });
+});
+
+describe('the hooks command', () => {
+  function run(argv: string[]): { code: Promise<number>; out: () => string; err: () => string } {
+    let out = '';
+    let err = '';
+    const sink = (f: (s: string) => void) => new Writable({ write: (c, _e, cb) => (f(String(c)), cb()) });
+    const code = hooksCommand(argv, sink((s) => (out += s)), sink((s) => (err += s)));
+    return { code, out: () => out, err: () => err };
+  }
+
+  it('--dry-run shows the change and writes nothing; install all reports each agent; a refusal exits 1', async () => {
+    const h = home({ '.codex/config.toml': 'codex-config-notify.toml' });
+    const dry = run(['install', 'claude', '--dry-run', '--home', h, '--command', PROGRAM]);
+    expect(await dry.code).toBe(0);
+    expect(dry.out()).toContain('claude: would add hooks in');
+    expect(dry.out()).toMatch(/^\+ +"command": "\/opt\/termsupervisor\/bin\/termsupervisor hook claude Stop",$/m);
+    expect(existsSync(join(h, '.claude'))).toBe(false);
+
+    const all = run(['install', 'all', '--home', h, '--command', PROGRAM]);
+    expect(await all.code).toBe(1);
+    expect(all.out()).toMatch(/claude: installed hooks in .*settings\.json/);
+    expect(all.out()).toMatch(/gemini: installed hooks in .*settings\.json/);
+    expect(all.err()).toMatch(/codex: .*config\.toml left alone: notify is already set/);
+
+    const status = run(['status', '--home', h]);
+    expect(await status.code).toBe(0);
+    expect(status.out()).toMatch(/claude: installed/);
+    expect(status.out()).toMatch(/codex: notify belongs to another program/);
+
+    const un = run(['uninstall', 'claude', 'gemini', '--home', h]);
+    expect(await un.code).toBe(0);
+    expect(un.out()).toMatch(/claude: removed termsupervisor hooks in .*; the previous version is .*termsupervisor-backup-/);
+    expect(run(['status', 'claude', '--home', h]).out()).toMatch(/claude: not installed/);
+  });
+
+  it('usage errors', async () => {
+    await expect(run(['install']).code).rejects.toThrow(/name the agents/);
+    await expect(run(['install', 'copilot']).code).rejects.toThrow(/unknown agent/);
+    await expect(run(['frobnicate']).code).rejects.toThrow(/install, uninstall or status/);
+  });
+});
