@@ -26,6 +26,9 @@ test: build
 	    echo "termsupervisor: WARNING: /usr/bin/chromium is missing and installing it needs root (sudo apt-get install chromium): the dashboard browser tests will be SKIPPED"; \
 	  fi; \
 	fi
+	@# The iTerm2 bridge's own tests: Python 3's unittest with fakes of iterm2 and the daemon, nothing to install.
+	@if command -v python3 >/dev/null; then python3 -m unittest discover -s bridge/tests; \
+	  else echo "termsupervisor: WARNING: python3 is missing: the iTerm2 bridge tests will be SKIPPED"; fi
 	npm test --silent
 
 # The daemon in the foreground on the embedded SQLite default; it prints the dashboard's one-time link.

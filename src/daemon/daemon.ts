@@ -13,6 +13,7 @@ import { channelsFromConfig } from '../notify/channels.js';
 import type { Logger } from './logger.js';
 import { PaneRegistry } from './pane-registry.js';
 import { PaneLinks } from './pane-links.js';
+import { Iterm2Bridges } from './iterm2-bridge.js';
 import { loadOrCreateToken, tokenPath } from './token.js';
 import { removeRuntimeFile, runtimeFilePath, writeRuntimeFile } from './runtime-file.js';
 
@@ -63,6 +64,7 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
   closeLeftovers(store);
 
   let links: PaneLinks | null = null;
+  let bridges: Iterm2Bridges | null = null;
   const channels = channelsFromConfig(o.cfg.notify, {
     paneWrite: (id, bytes) => void links?.bell(id, bytes),
     onUnavailable: (channel, why) => o.log.info({ kind: 'notify', channel, why }, 'notification channel unavailable'),
@@ -80,10 +82,12 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
       store.addCounters({ [r.sent ? 'notify.sent' : `notify.suppressed.${r.reason}`]: 1 });
       o.log.info({ kind: 'notify', pane: ev.paneId, name: ev.paneName, program: ev.program, state: ev.kind, sent: r.sent, reason: r.reason }, 'notification');
     },
-    onLink: (_kind, ws, remote) => links!.accept(ws, remote),
+    onLink: (kind, ws, remote) => (kind === 'iterm2' ? bridges!.accept(ws, remote) : links!.accept(ws, remote)),
+    sendText: (id, text) => bridges?.sendText(id, text) ?? false,
     onClose: (id) => notifier.forget(id),
   });
   links = new PaneLinks(registry, o.log);
+  bridges = new Iterm2Bridges(registry, o.log);
 
   const app = buildApp({
     api: registry,
@@ -114,6 +118,7 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
       closing ??= (async () => {
         clearInterval(pruneTimer);
         links!.closeAll();
+        bridges!.closeAll();
         registry.closeAll('daemon stopping');
         await app.close();
         await notifier.settled();

@@ -25,6 +25,8 @@ export interface RegistryOptions {
   onClose?: (id: string) => void;
   /** Hands an accepted link socket to its protocol (the daemon wires it). */
   onLink?: (kind: LinkKind, ws: WebSocket, remote: string) => void;
+  /** Types text into a live pane through its source, if the source can (the iTerm2 bridge); false otherwise. */
+  sendText?: (id: string, text: string) => boolean;
 }
 
 export interface OpenPane {
@@ -102,6 +104,11 @@ export class PaneRegistry implements DaemonApi {
     if (cut) this.opts.store.saveTurn(cut);
     this.opts.store.upsertPane(pane.record);
     this.emit({ type: 'pane', pane: paneView(pane.record, [], false) });
+  }
+
+  /** Type `text` into a live pane as if the person had (supervised runs). False when its source cannot. */
+  sendText(id: string, text: string): boolean {
+    return this.live.has(id) && (this.opts.sendText?.(id, text) ?? false);
   }
 
   livePane(id: string): LivePane | undefined {

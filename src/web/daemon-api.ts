@@ -31,7 +31,7 @@ export interface DaemonApi {
   hook?(body: HookBody): HookReply;
 }
 
-export type LinkKind = 'pane';
+export type LinkKind = 'pane' | 'iterm2';
 
-/** Websocket paths of the link endpoints. */
-export const LINK_PATHS: Record<string, LinkKind> = { '/api/pane-link': 'pane' };
+/** Websocket paths of the link endpoints: `run` wrappers, and the iTerm2 bridge (docs/iterm2-bridge.md). */
+export const LINK_PATHS: Record<string, LinkKind> = { '/api/pane-link': 'pane', '/bridge/iterm2': 'iterm2' };
