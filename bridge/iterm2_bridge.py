@@ -22,6 +22,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import daemon_target  # noqa: E402
+import ws_client  # noqa: E402
 from daemon_link import DaemonLink, Replaced  # noqa: E402
 
 BRIDGE_VERSION = "0.1.0"
@@ -40,6 +41,9 @@ DEFAULT_COLS, DEFAULT_ROWS = 80, 24
 ITERM_RETRY_S = 5.0
 #: When the iterm2 library gives no way to await the connection's end, it is checked this often with a cheap RPC.
 LIVENESS_S = 10.0
+#: After a burst of screen changes goes quiet this long, the screen is read once more: iTerm2's ScreenStreamer drops
+#: a change notified while the previous screen was being fetched, which could leave the last frame of a burst unsent.
+SCREEN_SETTLE_S = 0.2
 
 log = logging.getLogger("iterm2_bridge")
 
@@ -268,8 +272,15 @@ class ItermBridge:
     async def _watch_screen(self, session):
         async with session.get_screen_streamer(want_contents=True) as streamer:
             self._on_screen(session.session_id, await session.async_get_screen_contents())
+            changing = False
             while True:
-                contents = await streamer.async_get()
+                try:
+                    # While changes come, wait for the next one at most SCREEN_SETTLE_S; once quiet, without limit.
+                    contents = await (ws_client.within(streamer.async_get(), SCREEN_SETTLE_S) if changing else streamer.async_get())
+                    changing = True
+                except asyncio.TimeoutError:
+                    contents = await session.async_get_screen_contents()  # the settled screen (usually the same)
+                    changing = False
                 if contents is not None:
                     self._on_screen(session.session_id, contents)
 

@@ -244,10 +244,12 @@ class FakeIterm:
         self._emit("terminate", None, session_id)
 
     # -- per session
-    def show(self, session_id, rows, cursor, first_line=0):
+    def show(self, session_id, rows, cursor, first_line=0, notify=True):
+        """The session's screen changes; notify=False: iTerm2 dropped the notification (it came mid-fetch)."""
         s = self.session(session_id)
         s.contents = ScreenContents(rows, cursor, first_line)
-        self._emit("screen", session_id, True)
+        if notify:
+            self._emit("screen", session_id, True)
 
     def prompt(self, session_id, mode, value=None):
         self._emit("prompt", session_id, (mode, value))

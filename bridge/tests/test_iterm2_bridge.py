@@ -50,6 +50,15 @@ class SessionsAndScreens(BridgeCase):
         await until(lambda: self.iterm.app.refreshes >= 2, "the layout re-read")
         self.assertEqual(len(self.sent.of("screen")), count)
 
+    async def test_the_last_change_of_a_burst_is_read_even_when_its_notification_was_dropped(self):
+        self.iterm.show("S1", ["$ make"] + [""] * 23, (6, 0))
+        self.iterm.show("S1", ["$ make", "done", "$ "] + [""] * 21, (2, 2), notify=False)
+        for _ in range(500):  # the settle re-read comes SCREEN_SETTLE_S after the last notified change
+            if self.sent.of("screen") and self.sent.of("screen")[-1]["rows"][1] == "done":
+                break
+            await asyncio.sleep(0.01)
+        self.assertEqual(self.sent.of("screen")[-1]["cursor"], {"x": 2, "y": 2})
+
     async def test_caps_rows_and_row_length(self):
         self.iterm.show("S1", ["x" * 5000] + ["y"] * 1500, (0, 0))
         await until(lambda: self.sent.of("screen")[-1]["rows"][0].startswith("x"), "the huge screen")
