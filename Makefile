@@ -26,6 +26,16 @@ test: build
 	    echo "termsupervisor: WARNING: /usr/bin/chromium is missing and installing it needs root (sudo apt-get install chromium): the dashboard browser tests will be SKIPPED"; \
 	  fi; \
 	fi
+	@# The tmux tests drive a real tmux server (>= 3.2) on a private socket: installed the same way when missing.
+	@if ! command -v tmux >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "termsupervisor: installing tmux for the tmux tests (apt-get)"; \
+	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends tmux >/dev/null; } \
+	      || echo "termsupervisor: WARNING: apt-get could not install tmux: the tmux tests will be SKIPPED"; \
+	  else \
+	    echo "termsupervisor: WARNING: tmux is missing and installing it needs root (sudo apt-get install tmux): the tmux tests will be SKIPPED"; \
+	  fi; \
+	fi
 	@# The iTerm2 bridge's own tests: Python 3's unittest with fakes of iterm2 and the daemon, nothing to install.
 	@if command -v python3 >/dev/null; then python3 -m unittest discover -s bridge/tests; \
 	  else echo "termsupervisor: WARNING: python3 is missing: the iTerm2 bridge tests will be SKIPPED"; fi

@@ -14,6 +14,7 @@ import { syntheticSession } from './synthetic-session.js';
 import { DAEMON_USAGE, DAEMON_VALUE_OPTIONS, daemonOptions, runDaemonBench } from './daemon-load.js';
 import { daemonJson, daemonLines } from './daemon-report.js';
 import { head, workload, type Workload } from './workload.js';
+import { runTmuxBench, TMUX_USAGE, TMUX_VALUE_OPTIONS, tmuxJson, tmuxLines, tmuxOptions } from './tmux-load.js';
 
 /** Fixed seed: every run benchmarks the same synthetic bytes. */
 const SYNTHETIC_SEED = 0x7e57;
@@ -27,18 +28,26 @@ const DEFAULT_RUNS = 3;
 const SYNTHETIC_COLS = 120;
 const SYNTHETIC_ROWS = 40;
 
-const USAGE = `usage: npm run bench -- [--json] [--runs N] [--mb N] [--only synthetic|corpus|daemon|all] [--side both|pipeline|bare]
+const USAGE = `usage: npm run bench -- [--json] [--runs N] [--mb N] [--only synthetic|corpus|daemon|tmux|all] [--side both|pipeline|bare]
   --side pipeline|bare  time one side only (for node --cpu-prof; no ratio is printed)
-${DAEMON_USAGE}`;
+${DAEMON_USAGE}
+${TMUX_USAGE}`;
 
 async function main(argv: string[]): Promise<void> {
-  const a = parseArgs(argv, { values: ['runs', 'mb', 'only', 'side', ...DAEMON_VALUE_OPTIONS], flags: ['json', 'help'] });
+  const a = parseArgs(argv, { values: ['runs', 'mb', 'only', 'side', ...DAEMON_VALUE_OPTIONS, ...TMUX_VALUE_OPTIONS], flags: ['json', 'help'] });
   if (a.options.has('help')) return void process.stdout.write(USAGE + '\n');
   const runs = positiveInt(a.options.get('runs'), DEFAULT_RUNS, 'runs');
   const minMb = positiveInt(a.options.get('mb'), DEFAULT_SYNTHETIC_MB, 'mb');
-  const only = oneOf(a.options.get('only'), ['synthetic', 'corpus', 'daemon', 'all'] as const, 'only', 'all');
+  const only = oneOf(a.options.get('only'), ['synthetic', 'corpus', 'daemon', 'tmux', 'all'] as const, 'only', 'all');
   const sideChoice = oneOf(a.options.get('side'), ['both', 'pipeline', 'bare'] as const, 'side', 'both');
   const progress = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
+  if (only === 'tmux') {
+    // Its own run (a tmux server and two daemons, about two minutes): not part of `all`.
+    const r = await runTmuxBench(tmuxOptions(a.options), progress);
+    process.stdout.write(tmuxLines(r) + '\n');
+    if (a.options.has('json')) process.stdout.write(JSON.stringify(tmuxJson(r)) + '\n');
+    return;
+  }
   const started = performance.now();
   const cfg = loadConfig(process.env.BENCH_CONFIG ? { path: process.env.BENCH_CONFIG } : {}); // the shipped defaults unless asked
 

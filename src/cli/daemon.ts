@@ -7,13 +7,16 @@ import { parseArgs, UsageError } from './args.js';
 import { configFor } from './load-config.js';
 import { VERSION } from './version.js';
 
-export const DAEMON_USAGE = `usage: termsupervisor daemon [--port N] [--host ADDR] [--db PATH] [--config PATH]
+export const DAEMON_USAGE = `usage: termsupervisor daemon [--port N] [--host ADDR] [--db PATH] [--config PATH] [--tmux|--no-tmux] [--tmux-socket NAME|PATH]
 
 Runs the background service: the live dashboard, the REST API and websocket feed, the history database, and
-notifications. Panes join it from 'termsupervisor run'. Prints a one-time dashboard link on start.
+notifications. Panes join it from 'termsupervisor run'; tmux panes are found by themselves. Prints a one-time
+dashboard link on start.
   --port   port to listen on (default 7878; 0 picks a free one)
   --host   address to bind (default 127.0.0.1; anything else requires the token for every request)
   --db     history database (default: $XDG_STATE_HOME/termsupervisor/history.sqlite)
+  --tmux, --no-tmux  watch every tmux pane (default on, config tmux.enabled: when a tmux server runs)
+  --tmux-socket      the tmux server to watch: a socket name (tmux -L) or path (tmux -S); implies --tmux
 Files: token in $XDG_CONFIG_HOME/termsupervisor/token (0600), log in $XDG_STATE_HOME/termsupervisor/daemon.log,
 the daemon's address in $XDG_RUNTIME_DIR/termsupervisor/daemon.json.
 examples:
@@ -21,7 +24,7 @@ examples:
   termsupervisor daemon --port 0 --db /tmp/ts.sqlite`;
 
 export async function daemonCommand(argv: string[]): Promise<number> {
-  const a = parseArgs(argv, { values: ['port', 'host', 'db', 'config'], flags: ['help'] });
+  const a = parseArgs(argv, { values: ['port', 'host', 'db', 'config', 'tmux-socket'], flags: ['help', 'tmux', 'no-tmux'] });
   if (a.options.has('help')) return void process.stdout.write(DAEMON_USAGE + '\n'), 0;
   if (a.positional.length || a.rest.length) throw new UsageError(`daemon takes no arguments\n\n${DAEMON_USAGE}`);
   const cfg = configFor(a.options.get('config'));
@@ -29,12 +32,13 @@ export async function daemonCommand(argv: string[]): Promise<number> {
   const host = a.options.get('host');
   const db = a.options.get('db');
   if (host === true || db === true) throw new UsageError(`--${host === true ? 'host' : 'db'} needs a value`);
+  const tmux = tmuxOptions(a.options);
 
   const logFile = daemonLogPath();
   const log = createLogger({ file: logFile, level: cfg.log.level, maxBytes: cfg.log.max_bytes, keep: cfg.log.keep });
   let daemon;
   try {
-    daemon = await startDaemon({ cfg, version: VERSION, log, ...(port !== undefined && { port }), ...(host && { host }), ...(db && { db }) });
+    daemon = await startDaemon({ cfg, version: VERSION, log, ...(port !== undefined && { port }), ...(host && { host }), ...(db && { db }), tmux });
   } catch (e) {
     if (e instanceof StoreError) throw new UsageError(e.message);
     const err = e as NodeJS.ErrnoException;
@@ -68,6 +72,14 @@ export async function daemonCommand(argv: string[]): Promise<number> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+}
+
+function tmuxOptions(options: Map<string, string | true>): { enabled?: boolean; sockets?: string[] } {
+  const socket = options.get('tmux-socket');
+  if (options.has('no-tmux') && (options.has('tmux') || socket !== undefined)) throw new UsageError('--no-tmux goes with neither --tmux nor --tmux-socket');
+  if (socket === true || socket === '') throw new UsageError('--tmux-socket needs a socket name or path');
+  if (options.has('no-tmux')) return { enabled: false };
+  return { ...((options.has('tmux') || socket) && { enabled: true }), ...(socket && { sockets: [socket] }) };
 }
 
 function portOption(v: string | true | undefined): number | undefined {

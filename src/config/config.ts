@@ -273,6 +273,12 @@ export interface Config {
   daemon: DaemonConfig;
   notify: NotifyConfig;
   log: LogConfig;
+  tmux: TmuxConfig;
+}
+
+export interface TmuxConfig {
+  enabled: boolean;
+  sockets: string[];
 }
 
 export interface DaemonConfig {

@@ -13,6 +13,7 @@ import { channelsFromConfig } from '../notify/channels.js';
 import type { Logger } from './logger.js';
 import { PaneRegistry } from './pane-registry.js';
 import { PaneLinks } from './pane-links.js';
+import { TmuxPanes } from './tmux-panes.js';
 import { Iterm2Bridges } from './iterm2-bridge.js';
 import { loadOrCreateToken, tokenPath } from './token.js';
 import { removeRuntimeFile, runtimeFilePath, writeRuntimeFile } from './runtime-file.js';
@@ -25,6 +26,8 @@ export interface DaemonOptions {
   db?: string;
   env?: NodeJS.ProcessEnv;
   log: Logger;
+  /** Overrides config `tmux` (the CLI's --tmux, --no-tmux, --tmux-socket). */
+  tmux?: { enabled?: boolean; sockets?: string[] };
 }
 
 export interface Daemon {
@@ -105,6 +108,9 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
   const pruneTimer = setInterval(() => store.prune(), PRUNE_EVERY_MS);
   pruneTimer.unref();
   o.log.info({ kind: 'daemon', event: 'started', url, pid: process.pid, loopback }, 'daemon started');
+  const tmuxCfg = { ...o.cfg.tmux, ...o.tmux };
+  const tmux = tmuxCfg.enabled ? new TmuxPanes(registry, o.log, { sockets: tmuxCfg.sockets, env }) : null;
+  tmux?.start();
 
   let closing: Promise<void> | null = null;
   return {
@@ -117,6 +123,7 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
     close() {
       closing ??= (async () => {
         clearInterval(pruneTimer);
+        await tmux?.stop();
         links!.closeAll();
         bridges!.closeAll();
         registry.closeAll('daemon stopping');

@@ -1,0 +1,136 @@
+// What the watcher asks tmux about its sessions and panes, and how a pane's visible screen is rebuilt in the
+// daemon's own terminal (the seed) when it starts following it mid-session.
+
+/** Field separator in the formats below: a control character no session or window name holds in practice. */
+const SEP = '\x1f';
+
+/** One row of list-panes: a pane as seen from one session (a window linked into two sessions gives two rows). */
+export interface PaneRow {
+  pane: string;
+  session: string;
+  sessionName: string;
+  windowIndex: number;
+  paneIndex: number;
+  cols: number;
+  rows: number;
+  dead: boolean;
+  deadStatus: number | null;
+  command: string;
+  /** Last: free text, may hold anything but a newline. */
+  title: string;
+}
+
+const PANE_FIELDS = [
+  'pane_id',
+  'session_id',
+  'session_name',
+  'window_index',
+  'pane_index',
+  'pane_width',
+  'pane_height',
+  'pane_dead',
+  'pane_dead_status',
+  'pane_current_command',
+  'pane_title',
+];
+
+export const LIST_PANES = `list-panes -a -F '${PANE_FIELDS.map((f) => `#{${f}}`).join(SEP)}'`;
+
+export function parsePaneRows(lines: string[]): PaneRow[] {
+  const out: PaneRow[] = [];
+  for (const line of lines) {
+    const f = line.split(SEP);
+    if (f.length < PANE_FIELDS.length || !f[0]!.startsWith('%')) continue;
+    out.push({
+      pane: f[0]!,
+      session: f[1]!,
+      sessionName: f[2]!,
+      windowIndex: Number(f[3]),
+      paneIndex: Number(f[4]),
+      cols: Number(f[5]) || 80,
+      rows: Number(f[6]) || 24,
+      dead: f[7] === '1',
+      deadStatus: f[8] === '' ? null : Number(f[8]),
+      command: f[9]!,
+      title: f.slice(10).join(SEP),
+    });
+  }
+  return out;
+}
+
+export interface SessionRow {
+  session: string;
+  /** Last activity, epoch seconds. */
+  activity: number;
+}
+
+export const LIST_SESSIONS_ARGS = ['list-sessions', '-F', `#{session_id}${SEP}#{session_activity}`];
+
+export function parseSessionRows(lines: string[]): SessionRow[] {
+  const out: SessionRow[] = [];
+  for (const line of lines) {
+    const [session = '', activity = ''] = line.split(SEP);
+    if (session.startsWith('$')) out.push({ session, activity: Number(activity) || 0 });
+  }
+  return out;
+}
+
+/** The pane's display name: the target a person types (`work:1.0`). */
+export function paneName(r: PaneRow): string {
+  return `${r.sessionName}:${r.windowIndex}.${r.paneIndex}`;
+}
+
+// ---- the seed -------------------------------------------------------------------------------------------------
+
+/** Asked in the same command list as the captures, so cursor and screen are of one instant; the foreground
+ * command too, as of the same point in the owning client's stream as the subscription reports after it. */
+export const SEED_FIELDS = ['cursor_x', 'cursor_y', 'alternate_on', 'pane_current_command', 'host', 'pane_title'];
+
+/** The commands that read a pane's screen: its state, the visible screen, and (in full-screen mode) the normal
+ * screen behind it (`-a -q`: empty rather than an error when there is none). */
+export function seedCommands(pane: string): string[] {
+  return [
+    `display-message -p -t ${pane} '${SEED_FIELDS.map((f) => `#{${f}}`).join(SEP)}'`,
+    `capture-pane -p -e -t ${pane}`,
+    `capture-pane -p -e -a -q -t ${pane}`,
+  ];
+}
+
+export interface SeedState {
+  cx: number;
+  cy: number;
+  alt: boolean;
+  command: string;
+  /** The pane's title, unless it is tmux's default (the host name), which says nothing about the program. */
+  title: string | null;
+}
+
+export function parseSeedState(line: string | undefined): SeedState {
+  const f = (line ?? '').split(SEP);
+  const host = f[4] ?? '';
+  const title = f.slice(5).join(SEP);
+  return { cx: Number(f[0]) || 0, cy: Number(f[1]) || 0, alt: f[2] === '1', command: f[3] ?? '', title: title && title !== host ? title : null };
+}
+
+/**
+ * Bytes that make an empty (or stale) terminal show what the pane shows: the normal screen, then the full-screen
+ * one over it when the program is in one, the cursor where tmux has it, and the title. Each row is placed with
+ * a cursor move, never a newline: the seed is no program's output, and newlines are what makes output look like
+ * work nobody typed for (the newline gate); nor can a last row scroll the screen.
+ */
+export function seedBytes(state: SeedState, screen: string[], normal: string[], fresh: boolean): string {
+  // A terminal seeded before may be in a full-screen mode the pane has left since.
+  let s = (fresh ? '' : '\x1b[?1049l') + '\x1b[0m\x1b[H\x1b[2J';
+  if (state.alt) s += rows(normal) + '\x1b[?1049h\x1b[H\x1b[2J';
+  s += rows(screen);
+  s += `\x1b[${state.cy + 1};${state.cx + 1}H`;
+  if (state.title) s += `\x1b]2;${state.title.replace(/[\x00-\x1f\x7f]/g, '')}\x07`;
+  return s;
+}
+
+function rows(lines: string[]): string {
+  let s = '';
+  // capture-pane -e carries attributes from row to row, as the rows are written here, in order.
+  for (let y = 0; y < lines.length; y++) if (lines[y]) s += `\x1b[${y + 1}H${lines[y]}`;
+  return s + '\x1b[0m';
+}

@@ -1,0 +1,482 @@
+// Finds and follows every pane of one tmux server, without polling and without changing what the person sees.
+//
+// Why one control client per session: tmux sends a control client the %output of the panes in its own session's
+// windows only, and nothing else can stream a pane's bytes without touching it (pipe-pane would take the pane's
+// one pipe from the person; linking every window into a session of ours would show up in their session list and
+// window sizes). So each session gets a `tmux -C attach-session -t $ID -f ignore-size,pause-after=N` client:
+//   - ignore-size (and never `refresh-client -C`): the client has no size, so no window is resized for it;
+//   - pause-after: output this client has not taken for N seconds pauses that pane for this client alone (tmux
+//     drops it instead of buffering it); the watcher resumes it and re-reads the pane's screen. The daemon stops
+//     reading a client while a pane's pipeline is backlogged, so a flood ends in a pause, never in a stall or an
+//     unbounded buffer. (A session no one else is attached to is read by tmux no faster than its control clients
+//     take the output: there a flood is slowed to the daemon's pace instead, and nothing is lost.);
+//   - nothing is ever typed, resized or killed: the only commands sent are list-panes, display-message,
+//     capture-pane, refresh-client -B (subscriptions) and refresh-client -A (resume a paused pane).
+// Sessions are attached oldest-activity first, so attaching does not change which session plain `tmux attach`
+// picks (the most recently active one). A pane in a window linked into several sessions is read from one of them.
+//
+// A pane is seeded from capture-pane (its visible screen and cursor, the normal screen behind a full-screen
+// program) and then followed from %output. The capture runs in the owning client's own stream: output before its
+// reply is already on the captured screen and is dropped; output after it is fed. New, closed and resized panes
+// come from notifications (%layout-change, %window-add/close, %sessions-changed, …), each answered by one
+// list-panes; the foreground command comes from a subscription (`refresh-client -B`, tmux ≥ 3.2) that tmux
+// re-evaluates on its own once a second and reports only when it changes. Idle panes cost the daemon nothing.
+//
+// tmux does not report the keys the person types: turns in tmux panes are unanchored (see unanchored.test.ts).
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import { ControlClient } from './control-client.js';
+import { layoutPanes, type Reply } from './control-protocol.js';
+import { LIST_PANES, LIST_SESSIONS_ARGS, paneName, parsePaneRows, parseSeedState, parseSessionRows, seedBytes, seedCommands, type PaneRow } from './pane-list.js';
+import { tmuxPaneKey, type TmuxSocket } from './tmux-socket.js';
+
+/** Output a control client has not taken for this long pauses that pane for it (tmux `pause-after`), instead of
+ * tmux buffering it without bound or holding the pane's program back: a flooding pane cannot stall the daemon,
+ * nor the other panes of its session for longer than this. */
+export const PAUSE_AFTER_S = 2;
+/** A paused pane is resumed and re-read this long after the pause: a flood gets a breather rather than a loop
+ * of pause, capture, pause. */
+export const RESUME_AFTER_PAUSE_MS = 500;
+/** First wait before looking for the server again (it went away, or an attach failed); doubled per failure… */
+export const RECONNECT_MIN_MS = 250;
+/** …up to this: a server that is not running costs one stat() of its socket this often. */
+export const RECONNECT_MAX_MS = 10_000;
+/** A one-shot tmux command (list-sessions, -V) taking longer is given up: a wedged server must not hang us. */
+const EXEC_TIMEOUT_MS = 5000;
+/** Subscriptions (refresh-client -B) and attach flags need this tmux. */
+const MIN_TMUX_VERSION = 3.2;
+/** Our subscription's name, echoed in each %subscription-changed. */
+const SUB_COMMAND = 'termsupervisor-cmd';
+
+export interface TmuxPaneOpen {
+  /** The daemon's id: `tmux:<server key>:%3`. */
+  id: string;
+  /** tmux's pane id. */
+  pane: string;
+  name: string;
+  /** The foreground command (pane_current_command). */
+  command: string;
+  cols: number;
+  rows: number;
+}
+
+/** Where panes go (the daemon's registry, or a test's recorder). */
+export interface TmuxSink {
+  open(p: TmuxPaneOpen): void;
+  output(id: string, data: string): void;
+  /** The pane's screen as it stands (capture-pane), to be read as one change of its own: when a promise comes
+   * back, the pane's next output is held until it resolves, so the seed's bytes never join a burst of real output
+   * (a seed followed at once by a one-line echo would otherwise look like work nobody typed for). */
+  seed(id: string, data: string): Promise<void> | null;
+  /** The pane's foreground command changed. */
+  process(id: string, name: string): void;
+  resize(id: string, cols: number, rows: number): void;
+  rename(id: string, name: string): void;
+  /** The pane's program ended but tmux keeps the pane (remain-on-exit). */
+  exit(id: string, code: number | null): void;
+  close(id: string, why: string): void;
+  /** A promise when the pane cannot take more output yet (reading stops until it resolves), else null. */
+  backlog(id: string): Promise<void> | null;
+}
+
+export interface TmuxLog {
+  info(fields: object, msg: string): void;
+  warn(fields: object, msg: string): void;
+  debug(fields: object, msg: string): void;
+}
+
+export interface TmuxWatcherOptions {
+  socket: TmuxSocket;
+  sink: TmuxSink;
+  log: TmuxLog;
+  /** The tmux binary (default `tmux` on PATH). */
+  tmux?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+interface Tracked {
+  pane: string;
+  id: string;
+  /** The client whose stream this pane is read from; null while its session has none. */
+  owner: ControlClient | null;
+  /** seeding: output is dropped until the capture's reply; absorbing: the seed is being read, output is held;
+   * paused: tmux paused it, a resume is scheduled. */
+  state: 'seeding' | 'absorbing' | 'live' | 'paused';
+  /** Output that came while absorbing, in order. */
+  held: Buffer[];
+  /** Seed generation: a reply for an older seed is ignored. */
+  seq: number;
+  seeded: boolean;
+  decoder: StringDecoder;
+  cols: number;
+  rows: number;
+  name: string;
+  command: string;
+  dead: boolean;
+  resumeTimer: NodeJS.Timeout | null;
+}
+
+type Sync = 'idle' | 'running' | 'again';
+
+export class TmuxWatcher {
+  private readonly tmux: string;
+  private readonly env: NodeJS.ProcessEnv;
+  /** Session id → its control client. */
+  private readonly clients = new Map<string, ControlClient>();
+  private readonly panes = new Map<string, Tracked>();
+  /** Panes fed while one stdout chunk was handled (back-pressure is checked once per chunk). */
+  private readonly fed = new Set<Tracked>();
+  private stopped = false;
+  private up = false;
+  private failures = 0;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private sessionSync: Sync = 'idle';
+  private paneSync: Sync = 'idle';
+
+  constructor(private readonly o: TmuxWatcherOptions) {
+    this.tmux = o.tmux ?? 'tmux';
+    const env = { ...(o.env ?? process.env) };
+    // We are not nested in the person's session even when the daemon runs inside tmux (-S names the server).
+    delete env['TMUX'];
+    delete env['TMUX_PANE'];
+    this.env = env;
+  }
+
+  get key(): string {
+    return this.o.socket.key;
+  }
+
+  /** Checks the tmux version once, then connects (or keeps looking for the server). False when tmux is missing
+   * or too old: nothing is watched. */
+  async start(): Promise<boolean> {
+    const v = await this.exec(['-V'], false);
+    if (!v.ok) {
+      this.o.log.info({ kind: 'daemon', tmux: this.key, why: v.message }, 'tmux not available: tmux panes are not watched');
+      return false;
+    }
+    const m = /(\d+)\.(\d+)/.exec(v.lines[0] ?? '');
+    const version = m ? Number(m[1]) + Number(m[2]) / 10 : Infinity; // `tmux next-3.5`, `tmux master`: new
+    if (version < MIN_TMUX_VERSION) {
+      this.o.log.warn({ kind: 'daemon', tmux: this.key, version: v.lines[0] }, `tmux older than ${MIN_TMUX_VERSION}: tmux panes are not watched`);
+      return false;
+    }
+    if (this.stopped) return false;
+    this.connect();
+    return true;
+  }
+
+  /** Detach every client; the panes are closed with `why` (their history stays). */
+  async stop(why = 'daemon stopping'): Promise<void> {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    const clients = [...this.clients.values()];
+    this.clients.clear();
+    for (const t of [...this.panes.values()]) this.closePane(t, why);
+    await Promise.all(clients.map((c) => c.close()));
+  }
+
+  // ---- sessions and clients ---------------------------------------------------------------------------------
+
+  /** Lists the server's sessions and attaches a client to each new one (coalesced: one listing at a time). */
+  private connect(): void {
+    if (this.stopped) return;
+    if (this.sessionSync !== 'idle') return void (this.sessionSync = 'again');
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    // No socket, no server: not even a process is started to find that out.
+    if (!existsSync(this.o.socket.path)) return this.down('no server socket');
+    this.sessionSync = 'running';
+    void this.exec(LIST_SESSIONS_ARGS).then((r) => {
+      const again = this.sessionSync === 'again';
+      this.sessionSync = 'idle';
+      if (this.stopped) return;
+      const sessions = r.ok ? parseSessionRows(r.lines) : [];
+      if (!sessions.length) return this.down(r.ok ? 'no sessions' : r.message);
+      // Oldest activity first: the most recently used session stays the most recent (see the top).
+      sessions.sort((a, b) => a.activity - b.activity);
+      for (const s of sessions) if (!this.clients.has(s.session)) this.attach(s.session);
+      if (again) this.connect();
+    });
+  }
+
+  private attach(session: string): void {
+    const c: ControlClient = new ControlClient(
+      { tmux: this.tmux, socketArgs: this.o.socket.args, session, flags: `ignore-size,pause-after=${PAUSE_AFTER_S}`, env: this.env },
+      {
+        output: (pane, data) => this.output(c, pane, data),
+        notification: (name, args) => this.notification(c, name, args),
+        attached: (ok, message) => this.attached(c, session, ok, message),
+        chunkDone: () => this.backPressure(c),
+        exit: (why) => this.clientExit(session, c, why),
+      },
+    );
+    this.clients.set(session, c);
+    // Every pane of the session, reported when its foreground command changes (tmux checks once a second).
+    c.command([`refresh-client -B '${SUB_COMMAND}:%*:#{pane_current_command}'`], () => {});
+    this.requestPaneSync();
+  }
+
+  private attached(c: ControlClient, session: string, ok: boolean, message: string): void {
+    if (!ok) return void this.o.log.debug({ kind: 'daemon', tmux: this.key, session, why: message }, 'tmux attach refused');
+    this.failures = 0;
+    if (!this.up) {
+      this.up = true;
+      this.o.log.info({ kind: 'daemon', tmux: this.key, socket: this.o.socket.path }, 'tmux server found: watching its panes');
+    }
+    this.o.log.debug({ kind: 'daemon', tmux: this.key, session, pid: c.pid }, 'tmux session attached');
+  }
+
+  private clientExit(session: string, c: ControlClient, why: string): void {
+    if (this.clients.get(session) === c) this.clients.delete(session);
+    if (this.stopped) return;
+    this.o.log.debug({ kind: 'daemon', tmux: this.key, session, why }, 'tmux control client exited');
+    for (const t of this.panes.values()) {
+      if (t.owner !== c) continue;
+      t.owner = null;
+      t.state = 'seeding'; // no stream until another session's client (or this one, re-attached) takes it
+      if (t.resumeTimer) clearTimeout(t.resumeTimer);
+      t.resumeTimer = null;
+    }
+    // A client that never attached failed (a refused attach, a crash): try again later, not in a loop. One that
+    // was attached left because its session ended, the server exited, or someone detached it: look now.
+    if (c.attachedOk !== true) this.retry();
+    else this.connect();
+    this.requestPaneSync();
+  }
+
+  /** The server is not there (or has no session): close its panes, look again later. */
+  private down(why: string): void {
+    if (this.clients.size > 0) return; // clients are attached: the server is plainly up
+    if (this.up || this.panes.size) this.o.log.info({ kind: 'daemon', tmux: this.key, why }, 'tmux server gone: its panes are closed until it is back');
+    this.up = false;
+    for (const t of [...this.panes.values()]) this.closePane(t, 'tmux server gone');
+    this.retry();
+  }
+
+  private retry(): void {
+    if (this.stopped || this.retryTimer) return;
+    const ms = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** Math.min(this.failures++, 16));
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.connect();
+    }, ms);
+    this.retryTimer.unref();
+  }
+
+  // ---- panes -------------------------------------------------------------------------------------------------
+
+  /** One list-panes, through any attached client (coalesced: a burst of notifications costs one or two). */
+  private requestPaneSync(): void {
+    if (this.stopped) return;
+    if (this.paneSync !== 'idle') return void (this.paneSync = 'again');
+    const c = [...this.clients.values()].find((x) => x.alive && x.attachedOk !== false);
+    if (!c) return;
+    this.paneSync = 'running';
+    c.command([LIST_PANES], ([r]) => {
+      const again = this.paneSync === 'again';
+      this.paneSync = 'idle';
+      if (this.stopped) return;
+      if (r?.ok) this.reconcile(parsePaneRows(r.lines));
+      if (again) this.requestPaneSync();
+    });
+  }
+
+  private reconcile(rows: PaneRow[]): void {
+    const byPane = new Map<string, PaneRow[]>();
+    for (const r of rows) {
+      const list = byPane.get(r.pane);
+      if (list) list.push(r);
+      else byPane.set(r.pane, [r]);
+    }
+    for (const [pane, list] of byPane) {
+      const t = this.panes.get(pane);
+      const kept = t?.owner?.alive ? list.find((r) => this.clients.get(r.session) === t.owner) : undefined;
+      const row = kept ?? list.find((r) => this.clients.get(r.session)?.attachedOk !== false && this.clients.has(r.session));
+      if (!row) continue; // its session's client is on its way; the sync after its attach takes the pane
+      const owner = this.clients.get(row.session)!;
+      if (!t) this.track(row, owner);
+      else this.update(t, row, owner);
+    }
+    for (const t of [...this.panes.values()]) if (!byPane.has(t.pane)) this.closePane(t, 'pane closed');
+  }
+
+  private track(row: PaneRow, owner: ControlClient): void {
+    const t: Tracked = {
+      pane: row.pane,
+      id: tmuxPaneKey(this.o.socket, row.pane),
+      owner,
+      state: 'seeding',
+      seq: 0,
+      seeded: false,
+      decoder: new StringDecoder('utf8'),
+      held: [],
+      cols: row.cols,
+      rows: row.rows,
+      name: paneName(row),
+      command: row.command,
+      dead: row.dead,
+      resumeTimer: null,
+    };
+    this.panes.set(row.pane, t);
+    this.o.sink.open({ id: t.id, pane: t.pane, name: t.name, command: t.command, cols: t.cols, rows: t.rows });
+    // The job gate and profile choice need the foreground job from the start, as a wrapper reports it.
+    if (t.command) this.o.sink.process(t.id, t.command);
+    this.seed(t, owner);
+    if (row.dead) this.o.sink.exit(t.id, row.deadStatus);
+  }
+
+  private update(t: Tracked, row: PaneRow, owner: ControlClient): void {
+    if (t.owner !== owner) this.seed(t, owner); // its client went away: re-read the screen from the new one
+    if (t.cols !== row.cols || t.rows !== row.rows) this.resize(t, row.cols, row.rows);
+    const name = paneName(row);
+    if (name !== t.name) {
+      t.name = name;
+      this.o.sink.rename(t.id, name);
+    }
+    if (row.command !== t.command) this.process(t, row.command);
+    if (row.dead && !t.dead) this.o.sink.exit(t.id, row.deadStatus);
+    t.dead = row.dead;
+  }
+
+  /** Reads the pane's screen through `owner` and feeds it, then follows its output. Every seed also resumes the
+   * pane for this client (a no-op unless tmux had paused it). */
+  private seed(t: Tracked, owner: ControlClient): void {
+    t.owner = owner;
+    t.state = 'seeding';
+    t.held = [];
+    if (t.resumeTimer) clearTimeout(t.resumeTimer);
+    t.resumeTimer = null;
+    const seq = ++t.seq;
+    owner.command([`refresh-client -A '${t.pane}:continue'`, ...seedCommands(t.pane)], (replies) => this.seeded(t, seq, replies));
+  }
+
+  private seeded(t: Tracked, seq: number, [, state, screen, normal]: Reply[]): void {
+    if (t.seq !== seq || this.panes.get(t.pane) !== t) return;
+    // A pane that vanished meanwhile fails here; the sync its notification asks for closes it.
+    if (!state?.ok || !screen?.ok) return;
+    t.decoder = new StringDecoder('utf8'); // output resumes on a fresh line: nothing half-decoded carries over
+    const st = parseSeedState(state.lines[0]);
+    const absorbed = this.o.sink.seed(t.id, seedBytes(st, screen.lines, normal?.ok ? normal.lines : [], !t.seeded));
+    t.seeded = true;
+    // A subscription report that came before the pane was known is lost: this reading stands in for it.
+    if (st.command && st.command !== t.command) this.process(t, st.command);
+    if (!absorbed) return void (t.state = 'live');
+    t.state = 'absorbing';
+    t.held = [];
+    void absorbed.then(() => {
+      if (t.seq !== seq || t.state !== 'absorbing' || this.panes.get(t.pane) !== t) return;
+      t.state = 'live';
+      const held = t.held;
+      t.held = [];
+      const text = held.map((b) => t.decoder.write(b)).join('');
+      if (text) this.o.sink.output(t.id, text);
+    });
+  }
+
+  private resize(t: Tracked, cols: number, rows: number): void {
+    t.cols = cols;
+    t.rows = rows;
+    this.o.sink.resize(t.id, cols, rows);
+  }
+
+  private process(t: Tracked, command: string): void {
+    t.command = command;
+    if (command) this.o.sink.process(t.id, command);
+  }
+
+  private closePane(t: Tracked, why: string): void {
+    if (t.resumeTimer) clearTimeout(t.resumeTimer);
+    this.panes.delete(t.pane);
+    this.fed.delete(t);
+    this.o.sink.close(t.id, why);
+  }
+
+  // ---- the streams -------------------------------------------------------------------------------------------
+
+  private output(c: ControlClient, pane: string, data: Buffer): void {
+    const t = this.panes.get(pane);
+    if (!t || t.owner !== c) return;
+    if (t.state === 'absorbing') return void t.held.push(Buffer.from(data)); // data may be a view of the chunk
+    if (t.state !== 'live') return;
+    // Bytes, not text: a character split across two %output lines is joined here.
+    const text = t.decoder.write(data);
+    if (!text) return;
+    this.o.sink.output(t.id, text);
+    this.fed.add(t);
+  }
+
+  /** A pane that cannot take more stops this client's stream until it can: tmux holds the rest and, past
+   * PAUSE_AFTER_S, pauses the panes behind it (%pause) instead of growing without bound. */
+  private backPressure(c: ControlClient): void {
+    if (this.fed.size === 0) return;
+    let waits: Array<Promise<void>> | null = null;
+    for (const t of this.fed) {
+      const w = this.o.sink.backlog(t.id);
+      if (w) (waits ??= []).push(w);
+    }
+    this.fed.clear();
+    if (!waits) return;
+    c.pauseReading();
+    void Promise.all(waits).then(() => c.resumeReading());
+  }
+
+  private notification(c: ControlClient, name: string, args: string): void {
+    switch (name) {
+      case '%layout-change': {
+        // `@W LAYOUT VISIBLE-LAYOUT FLAGS`: sizes are applied at once, before the output redrawn for them.
+        const [, layout = '', visible = ''] = args.split(' ');
+        for (const [pane, size] of layoutPanes(visible || layout)) {
+          const t = this.panes.get(pane);
+          if (t && t.owner === c && (t.cols !== size.cols || t.rows !== size.rows)) this.resize(t, size.cols, size.rows);
+        }
+        return this.requestPaneSync();
+      }
+      case '%window-add':
+      case '%window-close':
+      case '%unlinked-window-add':
+      case '%unlinked-window-close':
+      case '%session-renamed':
+        return this.requestPaneSync();
+      case '%sessions-changed':
+        this.connect();
+        return this.requestPaneSync();
+      case '%session-changed':
+        // Its session ended and tmux moved the client to another (detach-on-destroy off): that one has its own.
+        if (args.split(' ')[0] !== c.opts.session) void c.close();
+        return;
+      case '%subscription-changed': {
+        // `NAME $S @W IDX %P : VALUE`
+        const m = /^(\S+) \S+ \S+ \S+ (%\d+) : (.*)$/.exec(args);
+        const t = m && m[1] === SUB_COMMAND ? this.panes.get(m[2]!) : undefined;
+        if (t && t.owner === c && m![3] !== t.command) this.process(t, m![3]!);
+        return;
+      }
+      case '%pause': {
+        const t = this.panes.get(args.trim());
+        if (!t || t.owner !== c || t.state === 'paused') return; // another session's copy stays paused: unread
+        t.state = 'paused';
+        this.o.log.debug({ kind: 'pane', pane: t.id, event: 'tmux_paused' }, 'tmux paused a pane that outran the daemon');
+        t.resumeTimer = setTimeout(() => {
+          t.resumeTimer = null;
+          if (t.owner === c && c.alive && this.panes.get(t.pane) === t) this.seed(t, c);
+        }, RESUME_AFTER_PAUSE_MS);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  // ---- one-shot commands -------------------------------------------------------------------------------------
+
+  private exec(args: string[], withSocket = true): Promise<{ ok: boolean; lines: string[]; message: string }> {
+    return new Promise((resolve) => {
+      execFile(this.tmux, withSocket ? [...this.o.socket.args, ...args] : args, { env: this.env, timeout: EXEC_TIMEOUT_MS }, (err, stdout, stderr) => {
+        if (err) resolve({ ok: false, lines: [], message: String(stderr).trim().split('\n').pop() || err.message });
+        else resolve({ ok: true, lines: String(stdout).split('\n').filter(Boolean), message: '' });
+      });
+    });
+  }
+}

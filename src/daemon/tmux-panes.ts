@@ -1,0 +1,100 @@
+// The daemon's end of tmux: one TmuxWatcher per configured server, its panes opened in the registry like any
+// other attach source (attach 'tmux', id `tmux:<server>:%N`, so history follows a pane across restarts).
+import { resolveTmuxSocket } from '../attach/tmux/tmux-socket.js';
+import { TmuxWatcher, type TmuxSink } from '../attach/tmux/tmux-watcher.js';
+import type { Logger } from './logger.js';
+import type { PaneRegistry } from './pane-registry.js';
+import type { LivePane } from './live-pane.js';
+
+export interface TmuxPanesOptions {
+  /** Socket names or paths; empty: the default server. */
+  sockets: string[];
+  env?: NodeJS.ProcessEnv;
+  /** The tmux binary (tests); default `tmux` on PATH. */
+  tmux?: string;
+}
+
+/** A seed not read within this long releases the pane's held output anyway (a pane closed meanwhile, a stopped
+ * monitor): holding it longer would only delay what the person's pane shows. */
+const SEED_READ_MAX_MS = 2000;
+
+export class TmuxPanes {
+  readonly watchers: TmuxWatcher[];
+  /** Resolvers waiting for a pane's next screen read (its seed's). */
+  private readonly reads = new Map<LivePane, Array<() => void>>();
+
+  constructor(private readonly registry: PaneRegistry, private readonly log: Logger, o: TmuxPanesOptions) {
+    const specs = o.sockets.length ? [...new Set(o.sockets)] : [''];
+    this.watchers = specs.map((spec) => {
+      const socket = resolveTmuxSocket(spec, o.env);
+      return new TmuxWatcher({ socket, sink: this.sink(), log, env: o.env ?? process.env, ...(o.tmux && { tmux: o.tmux }) });
+    });
+  }
+
+  start(): void {
+    for (const w of this.watchers) void w.start();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.watchers.map((w) => w.stop('daemon stopping')));
+  }
+
+  private sink(): TmuxSink {
+    const r = this.registry;
+    return {
+      open: (p) => void r.open({ id: p.id, name: p.name, attach: 'tmux', command: p.command, cols: p.cols, rows: p.rows, agent: 'auto' }),
+      output: (id, data) => r.feed(id, { kind: 'output', data }),
+      seed: (id, data) => {
+        const pane = r.livePane(id);
+        if (!pane) return null;
+        r.feed(id, { kind: 'output', data });
+        return this.nextRead(pane);
+      },
+      process: (id, name) => r.feed(id, { kind: 'process', name }),
+      resize: (id, cols, rows) => r.feed(id, { kind: 'resize', cols, rows }),
+      exit: (id, code) => r.feed(id, { kind: 'exit', code }),
+      rename: (id, name) => {
+        const pane = r.livePane(id);
+        if (!pane) return;
+        // The registry has no rename: the record is the pane's, and goes to the store with its next change.
+        this.log.info({ kind: 'pane', pane: id, event: 'renamed', from: pane.record.name, name }, 'pane renamed');
+        pane.record.name = name;
+      },
+      close: (id, why) => {
+        const pane = r.livePane(id);
+        r.close(id, why);
+        if (!pane) return;
+        this.release(pane);
+        this.reads.delete(pane);
+      },
+      backlog: (id) => {
+        const m = r.livePane(id)?.monitor;
+        return m?.backlogged ? m.drain() : null;
+      },
+    };
+  }
+
+  /** Resolves after the pane's next screen read (or SEED_READ_MAX_MS). */
+  private nextRead(pane: LivePane): Promise<void> {
+    return new Promise((resolve) => {
+      let waiting = this.reads.get(pane);
+      if (!waiting) {
+        waiting = [];
+        this.reads.set(pane, waiting);
+        pane.monitor.onScreenChange(() => this.release(pane));
+      }
+      const timer = setTimeout(resolve, SEED_READ_MAX_MS);
+      waiting.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  private release(pane: LivePane): void {
+    const waiting = this.reads.get(pane);
+    if (!waiting?.length) return;
+    this.reads.set(pane, []);
+    for (const w of waiting) w();
+  }
+}
