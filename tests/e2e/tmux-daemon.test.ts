@@ -31,7 +31,7 @@ function setup(): { d: DaemonDirs; tmux: TestTmux; start: () => Promise<DaemonPr
   const d = daemonDirs();
   cleanups.push(() => d.cleanup());
   const tmux = new TestTmux(d.env);
-  cleanups.push(() => tmux.kill());
+  cleanups.push(() => tmux.kill(true));
   return {
     d,
     tmux,

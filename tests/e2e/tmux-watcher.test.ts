@@ -89,7 +89,7 @@ function setup(): { tmux: TestTmux; sink: RecordingSink; watch: () => Promise<Tm
   const tmux = new TestTmux(env);
   const sink = new RecordingSink();
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  cleanups.push(() => tmux.kill());
+  cleanups.push(() => tmux.kill(true));
   const socket = resolveTmuxSocket(tmux.socket, env);
   return {
     tmux,

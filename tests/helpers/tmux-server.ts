@@ -3,9 +3,10 @@
 // its own timestamps. Nothing here touches any other tmux server.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCast, type Cast } from '../../src/attach/asciicast.js';
+import { tmuxSocketDir } from '../../src/attach/tmux/tmux-socket.js';
 import { ROOT } from './screen.js';
 
 /** tmux on PATH, new enough for control-mode subscriptions and client flags (3.2); else why not. */
@@ -76,12 +77,14 @@ export class TestTmux {
     }
   }
 
-  kill(): void {
+  /** Ends the server (tmux leaves its socket file behind: removed too, unless a restart is coming). */
+  kill(removeSocket = false): void {
     try {
       this.run('kill-server');
     } catch {
       // already gone
     }
+    if (removeSocket) rmSync(join(tmuxSocketDir(this.env), this.socket), { force: true });
   }
 }
 
