@@ -21,10 +21,11 @@ const STOP_GRACE_MS = 5_000;
 /** Kept of the daemon's stdout/stderr, for the error message when it fails to start or dies. */
 const MAX_OUTPUT_CHARS = 8192;
 /**
- * The bench's only departure from the shipped defaults: no desktop notifications (100 replayed agents would
- * pop up a notify-send every few seconds on the machine running the bench, and spawn a process for each).
+ * The bench's departures from the shipped defaults: no desktop notifications (100 replayed agents would pop up
+ * a notify-send every few seconds on the machine running the bench, and spawn a process for each), and no tmux
+ * attach (the person's own tmux panes are not part of the measured load).
  */
-export const BENCH_DAEMON_CONFIG = { notify: { desktop: false } };
+export const BENCH_DAEMON_CONFIG = { notify: { desktop: false }, tmux: { enabled: false } };
 
 // ---- /proc ------------------------------------------------------------------------------------------------
 

@@ -3,7 +3,7 @@
 // wait polls for a condition with a generous deadline and explains what it was waiting for when it gives up.
 import pty from 'node-pty';
 import type { IPty } from 'node-pty';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,10 +56,12 @@ export function readLog(path: string): LogLine[] {
 
 /** An environment for a predictable bash: no rc files' effects, no history file, the test's own XDG dirs. */
 export function testEnv(dir: string, extra: Record<string, string> = {}): Record<string, string> {
+  mkdirSync(join(dir, 'tmux'), { recursive: true, mode: 0o700 }); // tmux wants its TMUX_TMPDIR to exist
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  for (const k of ['PROMPT_COMMAND', 'PS0', 'BASH_ENV', 'ENV', 'TERMSUPERVISOR_PANE_ID', 'TERMSUPERVISOR_DAEMON']) delete env[k];
-  return { ...env, TERM: 'xterm-256color', PS1: '$ ', INPUTRC: '/dev/null', HISTFILE: '/dev/null', XDG_STATE_HOME: join(dir, 'state'), XDG_CONFIG_HOME: join(dir, 'config'), XDG_RUNTIME_DIR: join(dir, 'run'), ...extra };
+  // No outside daemon, tmux server or pane identity leaks in: a daemon under test watches only what the test made.
+  for (const k of ['PROMPT_COMMAND', 'PS0', 'BASH_ENV', 'ENV', 'TERMSUPERVISOR_PANE_ID', 'TERMSUPERVISOR_DAEMON', 'TMUX', 'TMUX_PANE']) delete env[k];
+  return { ...env, TERM: 'xterm-256color', PS1: '$ ', INPUTRC: '/dev/null', HISTFILE: '/dev/null', XDG_STATE_HOME: join(dir, 'state'), XDG_CONFIG_HOME: join(dir, 'config'), XDG_RUNTIME_DIR: join(dir, 'run'), TMUX_TMPDIR: join(dir, 'tmux'), ...extra };
 }
 
 export class Wrapped {
