@@ -3,6 +3,7 @@
 // the same panes silent, measured for CPU again. A measurement, never a test: nothing here asserts.
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { positiveIntOption } from './options.js';
 import { loadCorpus } from './corpus.js';
 import { FeedClient } from './daemon-feed.js';
 import { commandFor, ReplayLink } from './daemon-panes.js';
@@ -42,13 +43,7 @@ const MB = 1024; // KiB per MiB
 const IDLE_SLICE_S = 5;
 
 export function daemonOptions(options: Map<string, string | true>, env: NodeJS.ProcessEnv = process.env): DaemonBenchOptions {
-  const int = (name: string, fallback: number) => {
-    const v = options.get(name);
-    if (v === undefined) return fallback;
-    const n = Number(v);
-    if (v === true || !Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive whole number, got ${JSON.stringify(v)}`);
-    return n;
-  };
+  const int = (name: string, fallback: number) => positiveIntOption(options, name, fallback);
   const nodeFlags = env['BENCH_DAEMON_NODE_FLAGS']?.split(/\s+/).filter(Boolean);
   return {
     panes: int('daemon-panes', DEFAULTS.panes),

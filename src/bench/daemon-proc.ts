@@ -143,6 +143,8 @@ export interface StartOptions {
   probe?: boolean;
   /** Also append the daemon's stdout and stderr here (e.g. with --trace-gc). */
   outputFile?: string;
+  /** Let the daemon attach to tmux (the tmux workload, on its own private server); off otherwise. */
+  tmux?: boolean;
 }
 
 /** Children not yet stopped: killed synchronously if the bench exits or is interrupted before stop(). */
@@ -186,7 +188,7 @@ export async function startDaemonProcess(o: StartOptions = {}): Promise<DaemonPr
     flags.push('--import', pathToFileURL(PROBE_PATH).href);
   }
   const cfgPath = join(dir, 'bench-config.json');
-  writeFileSync(cfgPath, JSON.stringify(BENCH_DAEMON_CONFIG) + '\n');
+  writeFileSync(cfgPath, JSON.stringify({ ...BENCH_DAEMON_CONFIG, tmux: { enabled: o.tmux ?? false } }) + '\n');
 
   installGuards();
   const child = spawn(process.execPath, [...flags, BIN_PATH, 'daemon', '--port', '0', '--db', join(dir, 'db.sqlite'), '--config', cfgPath], {

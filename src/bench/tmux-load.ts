@@ -13,6 +13,7 @@ import { loadConfig } from '../config/config.js';
 import { ReplaySource } from '../attach/replay-source.js';
 import type { Cast } from '../attach/asciicast.js';
 import { replayCast } from '../daemon/replay.js';
+import { positiveIntOption } from './options.js';
 import { loadCorpus } from './corpus.js';
 import { cpuSeconds, CpuWindow, memoryKb, startDaemonProcess, type DaemonProcess } from './daemon-proc.js';
 
@@ -48,13 +49,7 @@ export interface TmuxBenchResult {
 }
 
 export function tmuxOptions(options: Map<string, string | true>): TmuxBenchOptions {
-  const int = (name: string, fallback: number) => {
-    const v = options.get(name);
-    if (v === undefined) return fallback;
-    const n = Number(v);
-    if (v === true || !Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive whole number, got ${JSON.stringify(v)}`);
-    return n;
-  };
+  const int = (name: string, fallback: number) => positiveIntOption(options, name, fallback);
   return { panes: int('tmux-panes', DEFAULTS.panes), idleSeconds: int('tmux-idle-seconds', DEFAULTS.idleSeconds) };
 }
 
@@ -97,7 +92,7 @@ async function daemonFor(t: BenchTmux): Promise<DaemonProcess> {
   process.env['TMUX_TMPDIR'] = t.dir;
   delete process.env['TMUX'];
   try {
-    return await startDaemonProcess({});
+    return await startDaemonProcess({ tmux: true });
   } finally {
     if (saved.dir === undefined) delete process.env['TMUX_TMPDIR'];
     else process.env['TMUX_TMPDIR'] = saved.dir;

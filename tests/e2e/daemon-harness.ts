@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
+import { afterEach } from 'vitest';
 import { BIN, ROOT, testEnv, waitFor } from './harness.js';
 
 /** What the daemon prints when it is ready. */
@@ -102,4 +103,23 @@ export async function until<T>(what: string, probe: () => Promise<T | null | und
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}\n${diag()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * Per-test cleanup for daemon tests: `dirs()` makes scratch XDG dirs and `cleanups` takes anything else to undo
+ * (processes to kill); everything runs after each test, newest first.
+ */
+export function daemonScratch(): { cleanups: Array<() => Promise<void> | void>; dirs: () => DaemonDirs } {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  return {
+    cleanups,
+    dirs: () => {
+      const d = daemonDirs();
+      cleanups.push(() => d.cleanup());
+      return d;
+    },
+  };
 }

@@ -3,24 +3,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/build.js';
 import { BIN, ROOT, waitFor } from './harness.js';
-import { daemonDirs, DaemonProcess, until, type DaemonDirs } from './daemon-harness.js';
+import { daemonScratch, DaemonProcess, until, type DaemonDirs } from './daemon-harness.js';
 import type { PaneView, TransitionView, TurnView } from '../../src/web/api-types.js';
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const { cleanups, dirs } = daemonScratch();
 
 beforeAll(() => ensureBuilt(), 120_000);
-
-function dirs(): DaemonDirs {
-  const d = daemonDirs();
-  cleanups.push(() => d.cleanup());
-  return d;
-}
 
 async function daemon(d: DaemonDirs, args: string[] = []): Promise<DaemonProcess> {
   const p = await DaemonProcess.start(d, args);

@@ -5,27 +5,18 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/build.js';
 import { BIN, ROOT, testEnv, waitFor } from './harness.js';
-import { daemonDirs, DaemonProcess, until, type DaemonDirs } from './daemon-harness.js';
+import { daemonScratch, DaemonProcess, until, type DaemonDirs } from './daemon-harness.js';
 import type { PaneView, StatsView, TransitionView } from '../../src/web/api-types.js';
 
 const FAKE_CLAUDE = join(ROOT, 'tests', 'fixtures', 'hooks', 'fake-claude.sh');
 const STOP = JSON.stringify({ session_id: 's', hook_event_name: 'Stop', stop_hook_active: false });
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const { cleanups, dirs } = daemonScratch();
 
 beforeAll(() => ensureBuilt(), 120_000);
-
-function dirs(): DaemonDirs {
-  const d = daemonDirs();
-  cleanups.push(() => d.cleanup());
-  return d;
-}
 
 async function daemon(d: DaemonDirs): Promise<DaemonProcess> {
   const p = await DaemonProcess.start(d);
