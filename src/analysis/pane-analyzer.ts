@@ -16,7 +16,7 @@ import type { Classification, MachineState, Signal, SignalType, Suppressed, Tier
 import { clip } from './text.js';
 import { genericWhileRunning } from './generic-heuristic.js';
 import { agentStateAction } from './agent-state.js';
-import { hookAction } from '../hooks/hook-table.js';
+import { hookAction } from './hook-table.js';
 
 export interface AnalyzerOptions {
   cfg: Config;
@@ -342,7 +342,7 @@ export class PaneAnalyzer {
     this.anchor = { t, hash: this.hash, evidence: false, baseline: cls ? signature(cls) : '', moved: false, row: this.snap ? this.snap.baseY + this.snap.cursorY : undefined };
   }
 
-  /** An agent's hook (Tier 1, delivered by the daemon): mapped through src/hooks/hook-table.ts. */
+  /** An agent's hook (Tier 1, delivered by the daemon): mapped through hook-table.ts. */
   private hook(t: number, s: Extract<InBandSignal, { kind: 'hook' }>, line: string): Signal[] {
     this.tier1(t);
     if (!this.programLocked) this.setProgram(s.agent, `detect.${s.agent}.hook`);

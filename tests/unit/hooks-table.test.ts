@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hookEventFrom, HOOK_MESSAGE_MAX, oneLine } from '../../src/hooks/payload.js';
-import { hookAction, hookRule } from '../../src/hooks/hook-table.js';
+import { hookAction, hookRule } from '../../src/analysis/hook-table.js';
 import { parseHookBody } from '../../src/hooks/hook-body.js';
 import { resolveHookPane } from '../../src/hooks/resolve-pane.js';
 import { paneRefFromEnv } from '../../src/hooks/pane-ref.js';

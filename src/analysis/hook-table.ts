@@ -1,7 +1,7 @@
-// Agent hook events (Tier 1) as a decision table, like Codex's OSC 7501 in src/analysis/agent-state.ts. Pure.
+// Agent hook events (Tier 1) as a decision table, like Codex's OSC 7501 in agent-state.ts. Pure: it lives with the analysis it feeds.
 // First: what each event means (EFFECTS). Then: what that meaning does in the pane's current state (hookAction).
-import type { MachineState, SignalType } from '../analysis/types.js';
-import type { HookAgent } from './agents.js';
+import type { MachineState, SignalType } from './types.js';
+import type { HookAgent } from '../hooks/agents.js';
 
 /** What a hook event says about the agent, whatever the pane's state. */
 export type HookEffect =
