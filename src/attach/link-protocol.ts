@@ -3,6 +3,7 @@
 // message with its own clock on arrival (two clocks never need to agree). Validated field by field: a bad
 // message is refused with a reason, never trusted.
 import { AGENT_CHOICES, type AgentChoice } from '../config/config.js';
+import { fieldReader, type Obj } from './message-fields.js';
 
 export const LINK_PROTOCOL_VERSION = 1;
 
@@ -86,20 +87,8 @@ export function parseLinkMessage(raw: string): LinkMessage {
   }
 }
 
-function str(o: Record<string, unknown>, k: string, max: number, re?: RegExp): string {
-  const v = o[k];
-  if (typeof v !== 'string' || v.length > max || (re && !re.test(v))) throw new LinkMessageError(`${k}: expected ${re ? 'a plain id' : 'a string'} of at most ${max} characters`);
-  return v;
-}
+const { str, int, range } = fieldReader((m) => new LinkMessageError(m));
 
-function int(o: Record<string, unknown>, k: string): number {
-  const v = o[k];
-  if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new LinkMessageError(`${k}: expected a whole number`);
-  return v;
-}
-
-function dim(o: Record<string, unknown>, k: string): number {
-  const v = int(o, k);
-  if (v < 1 || v > MAX_DIMENSION) throw new LinkMessageError(`${k}: expected 1 to ${MAX_DIMENSION}`);
-  return v;
+function dim(o: Obj, k: string): number {
+  return range(o, k, 1, MAX_DIMENSION);
 }

@@ -4,6 +4,7 @@
 // variables, focus and submitting keys. The daemon stamps each message with its own clock on arrival. Validated
 // field by field: a bad message is refused with a reason, never trusted. The protocol is described in
 // docs/iterm2-bridge.md; a change in meaning bumps the version, a new optional field does not.
+import { fieldReader, type Obj } from '../message-fields.js';
 
 export const ITERM2_PROTOCOL_VERSION = 1;
 
@@ -67,7 +68,6 @@ export const MAX_SEND_TEXT = 64 << 10;
 
 export class BridgeMessageError extends Error {}
 
-type Obj = Record<string, unknown>;
 
 export function parseBridgeMessage(raw: string): BridgeMessage {
   let m: unknown;
@@ -157,28 +157,14 @@ function sessionId(o: Obj): string {
   return v;
 }
 
-function str(o: Obj, k: string, max: number): string {
-  const v = o[k];
-  if (typeof v !== 'string' || v.length > max) throw new BridgeMessageError(`${k}: expected a string of at most ${max} characters`);
-  return v;
-}
-
-function int(o: Obj, k: string): number {
-  const v = o[k];
-  if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new BridgeMessageError(`${k}: expected a whole number`);
-  return v;
-}
+const { str, int, range } = fieldReader((m) => new BridgeMessageError(m));
 
 function dim(o: Obj, k: string): number {
-  const v = int(o, k);
-  if (v < 1 || v > MAX_DIMENSION) throw new BridgeMessageError(`${k}: expected 1 to ${MAX_DIMENSION}`);
-  return v;
+  return range(o, k, 1, MAX_DIMENSION);
 }
 
 function coord(o: Obj, k: string): number {
-  const v = int(o, k);
-  if (v < 0 || v >= MAX_DIMENSION) throw new BridgeMessageError(`cursor.${k}: expected 0 to ${MAX_DIMENSION - 1}`);
-  return v;
+  return range(o, k, 0, MAX_DIMENSION - 1, `cursor.${k}`);
 }
 
 function oneOf<T extends string>(o: Obj, k: string, allowed: readonly T[]): T {
