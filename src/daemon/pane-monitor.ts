@@ -177,7 +177,7 @@ export class PaneMonitor {
   /** Runs when the terminal has parsed the oldest queued event (one shared callback: no closure per write). */
   private readonly parsed = (): void => {
     const ev = this.inFlight.shift();
-    if (!ev) return;
+    if (!ev || this.stopped) return; // stopped: writes queued before stop() finish parsing, unanalysed
     if (ev.kind === 'output') {
       this.pending -= ev.data.length;
       this.afterOutput(ev.t, ev.data);

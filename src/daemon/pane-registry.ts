@@ -71,7 +71,8 @@ export class PaneRegistry implements DaemonApi {
       hooks: {
         transition: (lp, rec, raw) => this.onTransition(lp, rec, raw),
         turn: (lp, turn) => this.onTurn(lp, turn),
-        screen: (lp) => this.emit({ type: 'pane', pane: lp.view() }),
+        // A closed pane's terminal may still finish parsing what was queued: it must not show as live again.
+        screen: (lp) => void (this.live.get(lp.id) === lp && this.emit({ type: 'pane', pane: lp.view() })),
       },
     });
     this.live.set(p.id, pane);
