@@ -33,6 +33,8 @@ export type LinkReply =
   | { type: 'welcome'; v: number; id: string }
   /** A notification for the person's own terminal (opt-in terminal bell): bytes to write to stdout. */
   | { type: 'bell'; data: string }
+  /** Keys for the pane's program, as if the person typed them (a supervised task's prompt). */
+  | { type: 'send'; data: string }
   | { type: 'error'; message: string };
 
 /** Pane ids travel in URLs and logs: short and plain ("." and ".." are path segments, not ids). */

@@ -38,6 +38,8 @@ export function findDaemon(flag: string | undefined, env: NodeJS.ProcessEnv = pr
 export interface LinkOptions {
   target: DaemonTarget;
   hello: Omit<LinkHello, 'type' | 'v'>;
+  /** Keys the daemon types into the pane (a supervised task): written to the pty like the person's own. */
+  onSend?: (data: string) => void;
   /** Bytes the daemon wants shown on the person's terminal (an opt-in bell). */
   onBell?: (data: string) => void;
   onStatus?: (status: 'connected' | 'disconnected', why?: string) => void;
@@ -146,6 +148,7 @@ export class DaemonLink {
         this.retryMs = RETRY_FIRST_MS;
         this.opts.onStatus?.('connected');
       } else if (m.type === 'bell' && typeof m.data === 'string') this.opts.onBell?.(m.data);
+      else if (m.type === 'send' && typeof m.data === 'string') this.opts.onSend?.(m.data);
     });
     ws.on('error', () => {}); // 'close' follows and retries
     ws.on('unexpected-response', (_req, res) => {

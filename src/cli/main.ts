@@ -9,6 +9,7 @@ import { daemonCommand } from './daemon.js';
 import { dashboardCommand } from './dashboard.js';
 import { hookCommand } from './hook.js';
 import { hooksCommand } from './hooks.js';
+import { taskCommand } from './task.js';
 import { VERSION } from './version.js';
 
 export const USAGE = `termsupervisor ${VERSION}: watches terminal panes running AI coding agents and shells, and tells you
@@ -28,6 +29,8 @@ commands:
                       classify one screen's text: {verdict, rule, line} ("why does it think that?")
   hooks install|uninstall|status <claude|codex|gemini|all> [--dry-run] [--home DIR]
                       let the agents report their own turns (their hooks run 'termsupervisor hook')
+  task start|list|show|stop|resume|retry ...
+                      supervised runs: drive a pane to a goal and stop by itself (task --help)
   hook <claude|codex|gemini> [event]
                       what those hooks run: sends one hook event to the daemon; always exits 0
   help [command]      this text, or a command's options
@@ -55,6 +58,8 @@ export async function main(argv: string[]): Promise<number> {
         return await hooksCommand(rest);
       case 'hook':
         return await hookCommand(rest);
+      case 'task':
+        return await taskCommand(rest);
       case 'version':
       case '--version':
       case '-V':

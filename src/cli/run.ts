@@ -120,6 +120,7 @@ export async function runCommand(argv: string[]): Promise<number> {
         target,
         hello: { id, name, agent, command: command.join(' '), cols: size.cols, rows: size.rows },
         onBell: (bytes) => void (stdoutOk && process.stdout.write(bytes)),
+        onSend: (keys) => source.write(keys),
         onStatus: (status, why) => log.append({ ...base('daemon_link', clock.now() / 1000), kind: 'daemon_link', status, url: target.url, ...(why && { why }) }),
       })
     : null;

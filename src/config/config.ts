@@ -127,9 +127,10 @@ export function loadConfig(opts: LoadOptions = {}): Config {
 
 /** Settings that take one of a few words (or a fixed format): refused with the list of what is allowed. */
 const CHOICES: Record<string, readonly string[]> = {
-  'notify.states': ['WAITING_APPROVAL', 'FAILED', 'STALLED', 'DONE'],
+  'notify.states': ['WAITING_APPROVAL', 'FAILED', 'STALLED', 'DONE', 'TASK_FINISHED', 'TASK_NEEDS_YOU'],
   'notify.webhook_format': ['json', 'ntfy'],
   'log.level': ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'],
+  'tasks.on_stall': ['pause', 'fail'],
 };
 /** "HH:MM-HH:MM", or empty for none. */
 const QUIET_HOURS = /^$|^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d$/;
@@ -274,6 +275,34 @@ export interface Config {
   notify: NotifyConfig;
   log: LogConfig;
   tmux: TmuxConfig;
+  tasks: TasksConfig;
+}
+
+/** Supervised runs: defaults of every task's guardrails, and the LLM judge (config section `tasks`). */
+export interface TasksConfig {
+  max_iterations: number;
+  max_runtime_s: number;
+  heartbeat_s: number;
+  on_stall: 'pause' | 'fail';
+  max_consecutive_failures: number;
+  cooldown_s: number;
+  max_activations_per_hour: number;
+  token_budget: number;
+  loop_turns: number;
+  reflect_every: number;
+  slow_reflections: number;
+  risk_threshold: number;
+  complete_confidence: number;
+  continue_text: string;
+  retry_iterations: number;
+  ready_stable_s: number;
+  turn_start_timeout_s: number;
+  settle_s: number;
+  pane_wait_s: number;
+  enter_delay_s: number;
+  approve_keys: string;
+  check_timeout_s: number;
+  judge: { base_url: string; model: string; api_key_env: string; timeout_s: number; max_retries: number; temperature: number };
 }
 
 export interface TmuxConfig {

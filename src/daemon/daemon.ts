@@ -17,6 +17,11 @@ import { TmuxPanes } from './tmux-panes.js';
 import { Iterm2Bridges } from './iterm2-bridge.js';
 import { loadOrCreateToken, tokenPath } from './token.js';
 import { removeRuntimeFile, runtimeFilePath, writeRuntimeFile } from './runtime-file.js';
+import { TaskManager } from '../tasks/task-manager.js';
+import { runCheck } from '../tasks/check-command.js';
+import { taskJudge } from '../tasks/task-judge.js';
+import { taskPanes } from './task-panes.js';
+import { redactText } from './redact.js';
 
 export interface DaemonOptions {
   cfg: Config;
@@ -68,6 +73,8 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
 
   let links: PaneLinks | null = null;
   let bridges: Iterm2Bridges | null = null;
+  let tmux: TmuxPanes | null = null;
+  let tasks: TaskManager | null = null;
   const channels = channelsFromConfig(o.cfg.notify, {
     paneWrite: (id, bytes) => void links?.bell(id, bytes),
     onUnavailable: (channel, why) => o.log.info({ kind: 'notify', channel, why }, 'notification channel unavailable'),
@@ -81,16 +88,50 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
     version: o.version,
     log: o.log,
     notify: (ev) => {
+      // A pane driven by a task finishes many turns on its way: the task's own end is what the person hears.
+      if (ev.kind === 'DONE' && tasks?.driving(ev.paneId)) return void store.addCounters({ 'notify.suppressed.supervised': 1 });
       const r = notifier.handle(ev);
       store.addCounters({ [r.sent ? 'notify.sent' : `notify.suppressed.${r.reason}`]: 1 });
       o.log.info({ kind: 'notify', pane: ev.paneId, name: ev.paneName, program: ev.program, state: ev.kind, sent: r.sent, reason: r.reason }, 'notification');
     },
     onLink: (kind, ws, remote) => (kind === 'iterm2' ? bridges!.accept(ws, remote) : links!.accept(ws, remote)),
-    sendText: (id, text) => bridges?.sendText(id, text) ?? false,
+    sendText: (id, text) => {
+      if (links?.send(id, text)) return true; // the wrapper reports the keys back as the pane's input
+      const sent = (tmux?.sendText(id, text) || bridges?.sendText(id, text)) ?? false;
+      if (sent) registry.feed(id, { kind: 'input', data: text }); // these sources do not echo our keys as input
+      return sent;
+    },
     onClose: (id) => notifier.forget(id),
   });
   links = new PaneLinks(registry, o.log);
   bridges = new Iterm2Bridges(registry, o.log);
+  tasks = new TaskManager({
+    store: store.tasks,
+    cfg: o.cfg.tasks,
+    panes: taskPanes(registry, o.cfg.tasks.enter_delay_s),
+    judge: taskJudge(o.cfg.tasks.judge, env),
+    check: (cmd, cwd, timeoutMs, signal) => runCheck(cmd, { cwd, timeoutMs, signal, env }),
+    redact: redactText,
+    now: Date.now,
+    paneKnown: (id) => registry.pane(id) !== null,
+    publish: (m) => registry.broadcast(m),
+    notify: (t, kind) => {
+      const pane = registry.pane(t.spec.pane);
+      registry.notifyTask({
+        paneId: t.spec.pane,
+        paneName: pane?.name ?? t.spec.pane,
+        program: pane?.program ?? '',
+        kind: kind === 'finished' ? 'TASK_FINISHED' : 'TASK_NEEDS_YOU',
+        at: Date.now(),
+        tier: 0,
+        rule: `task.${t.reasonCode ?? t.status.toLowerCase()}`,
+        line: `${t.id} ${t.status}: ${t.reason}`,
+        turnDurationS: null,
+        key: `task:${t.id}`,
+      });
+    },
+  });
+  registry.tasks = tasks;
 
   const app = buildApp({
     api: registry,
@@ -109,8 +150,10 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
   pruneTimer.unref();
   o.log.info({ kind: 'daemon', event: 'started', url, pid: process.pid, loopback }, 'daemon started');
   const tmuxCfg = { ...o.cfg.tmux, ...o.tmux };
-  const tmux = tmuxCfg.enabled ? new TmuxPanes(registry, o.log, { sockets: tmuxCfg.sockets, env }) : null;
+  tmux = tmuxCfg.enabled ? new TmuxPanes(registry, o.log, { sockets: tmuxCfg.sockets, env }) : null;
   tmux?.start();
+  const resumed = tasks.resumeAll();
+  if (resumed) o.log.info({ kind: 'task', event: 'resumed', count: resumed }, 'tasks resumed from their checkpoints');
 
   let closing: Promise<void> | null = null;
   return {
@@ -123,6 +166,7 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
     close() {
       closing ??= (async () => {
         clearInterval(pruneTimer);
+        await tasks!.closeAll();
         await tmux?.stop();
         links!.closeAll();
         bridges!.closeAll();

@@ -79,6 +79,14 @@ export class PaneLinks {
     return true;
   }
 
+  /** Keys for the pane's program (a supervised task); the wrapper reports them back as input. */
+  send(paneId: string, data: string): boolean {
+    const ws = this.byPane.get(paneId);
+    if (!ws || ws.readyState !== ws.OPEN) return false;
+    this.reply(ws, { type: 'send', data });
+    return true;
+  }
+
   closeAll(): void {
     for (const ws of this.byPane.values()) ws.close(1001, 'daemon stopping');
     this.byPane.clear();

@@ -6,7 +6,7 @@ import type { HistoryStore } from '../store/history-store.js';
 import type { Counters, PaneRecord, TransitionRecord, TurnRecord } from '../store/records.js';
 import type { Transition } from '../state/pane-machine.js';
 import type { MachineState, PaneView, StatsView, TransitionView, WsMessage } from '../web/api-types.js';
-import type { DaemonApi, HookReply, LinkKind } from '../web/daemon-api.js';
+import type { DaemonApi, HookReply, LinkKind, TaskApi } from '../web/daemon-api.js';
 import type { HookBody } from '../hooks/hook-body.js';
 import { resolveHookPane } from '../hooks/resolve-pane.js';
 import type { NotifyEvent, NotifyKind } from '../notify/types.js';
@@ -44,6 +44,8 @@ const COUNTER_SYNC_MS = 5000;
 
 export class PaneRegistry implements DaemonApi {
   readonly version: string;
+  /** Supervised tasks, when the daemon runs them (it sets this once its TaskManager exists). */
+  tasks?: TaskApi;
   private readonly live = new Map<string, LivePane>();
   /** One child logger per live pane (pane id, name and program on every line). */
   private readonly logs = new Map<string, Logger>();
@@ -237,6 +239,16 @@ export class PaneRegistry implements DaemonApi {
   private onTurn(pane: LivePane, turn: TurnRecord): void {
     this.opts.store.saveTurn(turn);
     this.logs.get(pane.id)?.debug({ kind: 'pane', event: 'turn', result: turn.result, durationS: turn.durationS, prompt: turn.prompt }, 'turn');
+  }
+
+  /** A supervised task's end or pause, through the same notification policy and channels as the panes'. */
+  notifyTask(ev: NotifyEvent): void {
+    this.opts.notify?.(ev);
+  }
+
+  /** A message for every live-feed subscriber (supervised tasks report through here). */
+  broadcast(m: WsMessage): void {
+    this.emit(m);
   }
 
   private emit(m: WsMessage): void {

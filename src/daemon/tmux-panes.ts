@@ -39,6 +39,11 @@ export class TmuxPanes {
     await Promise.all(this.watchers.map((w) => w.stop('daemon stopping')));
   }
 
+  /** Types into a tmux pane (supervised runs); false when no watcher follows it. */
+  sendText(id: string, text: string): boolean {
+    return this.watchers.some((w) => w.sendText(id, text));
+  }
+
   private sink(): TmuxSink {
     const r = this.registry;
     return {

@@ -91,16 +91,17 @@ export class Notifier {
     // An unknown duration (a turn begun before the daemon saw the pane) is not known to be short.
     if (ev.kind === 'DONE' && ev.turnDurationS !== null && ev.turnDurationS < this.cfg.done_min_turn_s) return 'short_turn';
     const now = this.now();
-    const key = `${ev.paneId}\u0000${ev.kind}`;
+    const who = ev.key ?? ev.paneId;
+    const key = `${who}\u0000${ev.kind}`;
     const handled = this.lastHandled.get(key);
     // Measured from the first report, not refreshed by duplicates: a repeating event still surfaces again.
     if (handled !== undefined && now - handled < this.cfg.dedupe_s * 1000) return 'duplicate';
     this.lastHandled.set(key, now);
-    const sent = this.lastSent.get(ev.paneId);
+    const sent = this.lastSent.get(who);
     if (sent !== undefined && now - sent < this.cfg.min_interval_s * 1000) return 'rate_limited';
     if (this.quiet && inQuietWindow(this.quiet, this.minuteOfDay(now))) return 'quiet_hours';
     if (this.channels.length === 0) return 'no_channels';
-    this.lastSent.set(ev.paneId, now);
+    this.lastSent.set(who, now);
     return 'sent';
   }
 

@@ -16,11 +16,13 @@ const VERDICT: Record<NotifyKind, string> = {
   FAILED: 'needs you: failed',
   STALLED: 'needs you: stalled (no output)',
   DONE: 'is done',
+  TASK_FINISHED: 'finished its task',
+  TASK_NEEDS_YOU: 'needs you: task stopped',
 };
 
 /** Kinds where the person is blocking the agent (urgent); DONE can wait. */
 export function isUrgent(kind: NotifyKind): boolean {
-  return kind !== 'DONE';
+  return kind !== 'DONE' && kind !== 'TASK_FINISHED';
 }
 
 export function notificationFor(ev: NotifyEvent): Notification {

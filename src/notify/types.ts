@@ -1,9 +1,9 @@
 // The vocabulary of notifications: what the daemon hands the Notifier, and what a channel delivers.
 
 /** The states worth telling a person about (config `notify.states` holds a subset). */
-export type NotifyKind = 'WAITING_APPROVAL' | 'FAILED' | 'STALLED' | 'DONE';
+export type NotifyKind = 'WAITING_APPROVAL' | 'FAILED' | 'STALLED' | 'DONE' | 'TASK_FINISHED' | 'TASK_NEEDS_YOU';
 
-export const NOTIFY_KINDS: readonly NotifyKind[] = ['WAITING_APPROVAL', 'FAILED', 'STALLED', 'DONE'];
+export const NOTIFY_KINDS: readonly NotifyKind[] = ['WAITING_APPROVAL', 'FAILED', 'STALLED', 'DONE', 'TASK_FINISHED', 'TASK_NEEDS_YOU'];
 
 /** One state a pane entered, as the daemon saw it. */
 export interface NotifyEvent {
@@ -20,6 +20,9 @@ export interface NotifyEvent {
   line: string;
   /** How long the turn that just ended took, when known. */
   turnDurationS: number | null;
+  /** What de-duplication and the rate limit count by (default the pane): a task's end is not muted by its
+   * pane's last DONE a second earlier. */
+  key?: string;
 }
 
 /** What a channel delivers: text already redacted, cut and free of control characters. */

@@ -13,6 +13,8 @@ const NTFY_TAGS: Record<NotifyKind, string> = {
   FAILED: 'x',
   STALLED: 'hourglass',
   DONE: 'white_check_mark',
+  TASK_FINISHED: 'trophy',
+  TASK_NEEDS_YOU: 'warning',
 };
 
 export interface WebhookOptions {

@@ -6,6 +6,7 @@ import { openDb } from './open-db.js';
 import { DAY_MS, pruneBefore, type Pruned } from './prune.js';
 import type { Counters, PaneRecord, TransitionRecord, TurnRecord } from './records.js';
 import { Statements } from './statements.js';
+import { TaskStore } from './task-store.js';
 import { isTransient, StoreError } from './store-error.js';
 import { WriteQueue, type QueuedWrite } from './write-queue.js';
 
@@ -33,6 +34,8 @@ export interface HistoryStoreOptions {
 export class HistoryStore {
   private readonly queue: WriteQueue;
   private readonly sql: Statements;
+  /** Supervised tasks, in the same database (written synchronously: they are checkpoints). */
+  readonly tasks: TaskStore;
   private readonly flushMs: number;
   private readonly retentionDays: number;
   private readonly now: () => number;
@@ -58,6 +61,7 @@ export class HistoryStore {
     this.onError = opts.onError ?? ((err) => process.emitWarning(err));
     this.queue = new WriteQueue(opts.maxQueued ?? MAX_QUEUED);
     this.sql = new Statements(db);
+    this.tasks = new TaskStore(db);
   }
 
   /** Opens (creating or migrating) the database at `path`; throws StoreError when it cannot be used. */
@@ -148,6 +152,7 @@ export class HistoryStore {
   prune(now: number = this.now()): Pruned {
     this.beforeRead();
     if (this.retentionDays <= 0) return { transitions: 0, turns: 0, panes: 0 };
+    this.tasks.pruneBefore(now - this.retentionDays * DAY_MS);
     return pruneBefore(this.db, now - this.retentionDays * DAY_MS);
   }
 

@@ -73,6 +73,39 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'supervised tasks, their iterations and timelines',
+    // A task's full record is one JSON document (it changes shape with the loop); the columns beside it are the
+    // ones listed or filtered on.
+    sql: `
+      CREATE TABLE tasks (
+        id TEXT PRIMARY KEY,
+        pane_id TEXT NOT NULL,
+        status TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        ended_at INTEGER,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX tasks_pane ON tasks (pane_id, created_at);
+      CREATE INDEX tasks_status ON tasks (status);
+      CREATE TABLE task_iterations (
+        task_id TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (task_id, n)
+      );
+      CREATE TABLE task_events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        task_id TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        detail TEXT NOT NULL
+      );
+      CREATE INDEX task_events_task ON task_events (task_id, id);
+    `,
+  },
 ];
 
 /** The newest schema this build knows. */

@@ -2,6 +2,16 @@
 // agree at compile time. Times are epoch milliseconds.
 import type { AttachKind, Counters, SignalSource, TransitionRecord, TurnRecord } from '../store/records.js';
 import type { MachineState, Tier } from '../analysis/types.js';
+import type { IterationRecord, TaskEvent, TaskRecord } from '../tasks/task-types.js';
+
+export type { TaskRecord as TaskView, IterationRecord as IterationView, TaskEvent as TaskEventView };
+
+/** GET /api/tasks/:id: a task, every iteration, and its recent timeline (oldest first). */
+export interface TaskDetailView {
+  task: TaskRecord;
+  iterations: IterationRecord[];
+  events: TaskEvent[];
+}
 
 export type { AttachKind, Counters, SignalSource, MachineState, Tier };
 
@@ -51,4 +61,6 @@ export type WsMessage =
   | { type: 'hello'; version: string; panes: PaneView[] }
   | { type: 'pane'; pane: PaneView }
   | { type: 'transition'; transition: TransitionView }
-  | { type: 'pane_removed'; id: string };
+  | { type: 'pane_removed'; id: string }
+  | { type: 'task'; task: TaskRecord }
+  | { type: 'task_event'; event: TaskEvent };

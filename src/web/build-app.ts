@@ -9,6 +9,7 @@ import { LINK_PATHS, type DaemonApi } from './daemon-api.js';
 import { StaticFiles } from './static-files.js';
 import { parseHookBody } from '../hooks/hook-body.js';
 import { WsHub, type HubOptions } from './ws-hub.js';
+import { registerTaskRoutes } from './task-routes.js';
 
 export interface AppOptions {
   api: DaemonApi;
@@ -106,6 +107,8 @@ export function buildApp(opts: AppOptions): App {
     const r = api.hook(parsed.body);
     return reply.code(r.matched ? 200 : 202).send(r);
   });
+
+  registerTaskRoutes(app, api);
 
   // Websockets: the dashboard feed and the link endpoints share the server's upgrade event.
   const wssFeed = new WebSocketServer({ noServer: true, maxPayload: MAX_DASHBOARD_MESSAGE });

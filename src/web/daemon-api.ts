@@ -1,7 +1,7 @@
 // What the web layer needs from the daemon: read views, the person's ack, a live feed, and the doors through
 // which panes and bridges connect. The daemon implements it; the web layer never reaches past it.
 import type { WebSocket } from 'ws';
-import type { PaneView, StatsView, TransitionView, TurnView, WsMessage } from './api-types.js';
+import type { PaneView, StatsView, TaskDetailView, TaskView, TransitionView, TurnView, WsMessage } from './api-types.js';
 import type { HookBody } from '../hooks/hook-body.js';
 
 /** What became of one agent hook event: the pane it was delivered to, or none (counted as `hook.unmatched`). */
@@ -29,6 +29,18 @@ export interface DaemonApi {
   acceptLink(kind: LinkKind, socket: WebSocket, remote: string): void;
   /** An agent's hook event (POST /api/hooks, already validated). Absent: this daemon takes no hooks (501). */
   hook?(body: HookBody): HookReply;
+  /** Supervised tasks (docs/tasks.md). Absent: this daemon runs none (501). */
+  tasks?: TaskApi;
+}
+
+/** What /api/tasks asks of the daemon; refusals are thrown (TaskSpecError, TaskNotFoundError, TaskConflictError). */
+export interface TaskApi {
+  start(body: unknown): TaskView;
+  list(limit: number, pane?: string): TaskView[];
+  detail(id: string): TaskDetailView | null;
+  stop(id: string, by: string): TaskView;
+  resume(id: string): TaskView;
+  retry(id: string, more: { iterations?: number; budget?: number }): TaskView;
 }
 
 export type LinkKind = 'pane' | 'iterm2';

@@ -119,6 +119,12 @@ interface Tracked {
 
 type Sync = 'idle' | 'running' | 'again';
 
+/** Text for a tmux command line, double-quoted: tmux expands `$` and backslash escapes there, so both are escaped,
+ * and line breaks and tabs are written as the escapes tmux turns back into the keys. */
+export function tmuxQuote(text: string): string {
+  return '"' + text.replace(/[\\"$]/g, '\\$&').replace(/\r/g, '\\r').replace(/\n/g, '\\n').replace(/\t/g, '\\t') + '"';
+}
+
 export class TmuxWatcher {
   private readonly tmux: string;
   private readonly env: NodeJS.ProcessEnv;
@@ -300,6 +306,18 @@ export class TmuxWatcher {
       else this.update(t, row, owner);
     }
     for (const t of [...this.panes.values()]) if (!byPane.has(t.pane)) this.closePane(t, 'pane closed');
+  }
+
+  /** Types text into a pane (a supervised task's prompt) through its session's control client. */
+  sendText(id: string, text: string): boolean {
+    if (/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(text)) return false; // keys tmux cannot be given literally here
+    for (const t of this.panes.values()) {
+      if (t.id !== id) continue;
+      if (t.dead || !t.owner?.alive) return false;
+      t.owner.command([`send-keys -t ${t.pane} -l -- ${tmuxQuote(text)}`], () => {});
+      return true;
+    }
+    return false;
   }
 
   private track(row: PaneRow, owner: ControlClient): void {
