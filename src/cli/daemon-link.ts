@@ -43,6 +43,8 @@ export interface LinkOptions {
   /** Bytes the daemon wants shown on the person's terminal (an opt-in bell). */
   onBell?: (data: string) => void;
   onStatus?: (status: 'connected' | 'disconnected', why?: string) => void;
+  /** The pane's screen as it stands, drawn (screen/repaint.ts): sent first when a daemon missed its past. */
+  repaint?: () => string;
 }
 
 export class DaemonLink {
@@ -56,6 +58,8 @@ export class DaemonLink {
   private earlyChars = 0;
   /** Output events dropped while the daemon was away or behind. */
   dropped = 0;
+  /** A daemon welcomed this pane before: the next one (a restart, a reconnect) has missed what the screen shows. */
+  private everWelcomed = false;
 
   constructor(private readonly opts: LinkOptions) {
     this.size = { cols: opts.hello.cols, rows: opts.hello.rows };
@@ -143,6 +147,8 @@ export class DaemonLink {
       }
       if (m.type === 'welcome') {
         this.welcomed = true;
+        if ((this.everWelcomed || this.dropped > 0) && this.opts.repaint) ws.send(JSON.stringify({ type: 'output', data: this.opts.repaint() }));
+        this.everWelcomed = true;
         for (const e of this.early ?? []) ws.send(JSON.stringify(e));
         this.early = null;
         this.retryMs = RETRY_FIRST_MS;

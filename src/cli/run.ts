@@ -1,6 +1,7 @@
 // `termsupervisor run -- <command>`: a transparent wrapper. The command runs on a pty of ours; the person's keys go
 // to it and its output comes back byte for byte, while a PaneMonitor watches the same stream and every state
 // transition is appended to the JSONL event log (and, with --record, the session to an asciicast file).
+import { repaint } from '../screen/repaint.js';
 import { closeSync, openSync } from 'node:fs';
 import { basename } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -121,6 +122,7 @@ export async function runCommand(argv: string[]): Promise<number> {
         hello: { id, name, agent, command: command.join(' '), cols: size.cols, rows: size.rows },
         onBell: (bytes) => void (stdoutOk && process.stdout.write(bytes)),
         onSend: (keys) => source.write(keys),
+        repaint: () => repaint(monitor.screen.drawing()),
         onStatus: (status, why) => log.append({ ...base('daemon_link', clock.now() / 1000), kind: 'daemon_link', status, url: target.url, ...(why && { why }) }),
       })
     : null;

@@ -1,5 +1,6 @@
 // One headless terminal per pane: renders the bytes exactly as the person's terminal would, and lifts the
 // in-band signals (shell integration, agent OSCs, title, bell, bracketed paste, alternate screen) out of the stream.
+import type { RepaintInput } from './repaint.js';
 import xtermHeadless from '@xterm/headless';
 import type { Terminal as XTerminal, IBufferNamespace, IDisposable } from '@xterm/headless';
 import { parseAgentState, parseIterm, parseNotification, parseShellIntegration } from './osc-parse.js';
@@ -179,6 +180,19 @@ export class PaneScreen {
       if (text.trim()) out.push(text);
     }
     return out.reverse();
+  }
+
+  /** What repaint() needs, read without disturbing snapshot()'s dirty-row tracking. */
+  drawing(): RepaintInput {
+    const buf = this.buffers.active;
+    return {
+      lines: this.text().split('\n'),
+      cursorX: buf.cursorX,
+      cursorY: buf.cursorY,
+      altScreen: buf.type === 'alternate',
+      bracketedPaste: this.term.modes.bracketedPasteMode,
+      title: this.title,
+    };
   }
 
   /** Visible rows plus up to `history` rows of scrollback above them, for `screen` views. */
