@@ -375,7 +375,10 @@ export class TaskRunner {
       decided('loop');
       this.pause({ code: 'loop', reason: `stuck: ${loop.detail}. Look at the pane, change the prompt or the criteria, then resume` });
     }
-    if (this.t.iterations % this.t.spec.limits.reflectEvery === 0) await this.reflect();
+    if (this.t.iterations % this.t.spec.limits.reflectEvery === 0) {
+      this.d.saveIteration(it); // the reflection reads this turn too
+      await this.reflect();
+    }
     decided(fromJudge ? 'continue_judge' : 'continue');
     this.save();
   }

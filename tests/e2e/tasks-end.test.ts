@@ -69,6 +69,22 @@ describe('supervised tasks: ending', () => {
     expect(judge.requests[1]!.body.messages.length).toBeGreaterThan(judge.requests[0]!.body.messages.length);
   });
 
+  it('without criteria, the judge proposes them up front and the task records and uses them', async () => {
+    const judge = await startFakeOpenAI((body) => {
+      if (body.messages[0]!.content.includes('propose short markers')) return { json: { success: ['RESULT: all tests pass'], failure: ['FATAL'] } };
+      return { json: { continuation_prompt: 'continue', continuation_prompt_risk: 0, task_complete: false, task_complete_reason: 'not yet', confidence: 0.9 } };
+    });
+    cleanups.push(() => judge.close());
+    const r = await rig(['--finish-after', '2'], { judge: { base_url: judge.baseUrl, model: 'fake', api_key_env: '' } });
+    const t = await startTask(r.dm, { pane: r.pane, prompt: 'make the tests pass', judge: true });
+    const d = await taskReaches(r.dm, t.id, ['FINISHED', 'FAILED', 'PAUSED', 'EXHAUSTED'], r.w);
+    expect(d.task.proposed).toEqual({ success: ['RESULT: all tests pass'], failure: ['FATAL'] });
+    expect(d.task.status).toBe('FINISHED');
+    expect(d.task.reasonCode).toBe('success_matched');
+    expect(d.events.map((e) => e.kind)).toContain('criteria_proposed');
+    expect(d.task.warnings).toEqual([]);
+  });
+
   it('FAILED by a failure pattern, which wins over a success pattern on the same screen', async () => {
     const r = await rig(['--fail-after', '2']);
     const t = await startTask(r.dm, { pane: r.pane, prompt: 'build it', failure: ['FATAL: .*'], successWords: ['failed'] });
@@ -82,7 +98,9 @@ describe('supervised tasks: ending', () => {
   it('STOPPED by the person: nothing more is typed, and a stopped task cannot be stopped again', async () => {
     const r = await rig(['--work', '3']);
     const t = await startTask(r.dm, { pane: r.pane, prompt: 'long job' });
-    await taskReaches(r.dm, t.id, ['RUNNING'], r.w);
+    const running = await taskReaches(r.dm, t.id, ['RUNNING'], r.w);
+    // no criteria and no judge: it says only the limits will stop it
+    expect(running.task.warnings.join()).toMatch(/only the limits will stop this task/);
     // wait until the first prompt went in, then stop mid-turn
     await r.w.waitOutput('the agent working', (o) => o.includes('Working'));
     const stop = await api<TaskView>(r.dm, 'POST', `/api/tasks/${t.id}/stop`);

@@ -59,6 +59,17 @@ describe('supervised tasks: guardrails', () => {
     expect((await api(r.dm, 'POST', `/api/tasks/${t.id}/stop`)).status).toBe(200);
   });
 
+  it('reflection every N iterations: no new lines and repeated turns pause the task with suggestions', async () => {
+    const r = await rig(['--loop']);
+    const t = await startTask(r.dm, { pane: r.pane, prompt: 'fix it', until: 'never printed', loopTurns: 10, reflectEvery: 2 });
+    const d = await taskReaches(r.dm, t.id, ENDS, r.w);
+    expect(d.task.status).toBe('PAUSED');
+    expect(d.task.reasonCode).toBe('loop');
+    expect(d.task.iterations).toBe(4); // the 1st reflection (after 2) saw new text, the 2nd only repeats
+    expect(d.task.reason).toMatch(/stuck and looping .* suggestions: /);
+    expect(d.events.filter((e) => e.kind === 'reflection').map((e) => e.detail.split(' (')[0])).toEqual(['good, looping', 'stuck, looping']);
+  });
+
   it('PAUSED by a risky continuation: the judge wants something dangerous, nothing is typed until the person resumes', async () => {
     const judge = await startFakeOpenAI(() => ({
       json: { continuation_prompt: 'delete the production database', continuation_prompt_risk: 0.95, task_complete: false, task_complete_reason: 'not yet', confidence: 0.8 },
