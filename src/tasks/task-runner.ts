@@ -266,8 +266,8 @@ export class TaskRunner {
           approvalMs += dt;
           if (askedPerson !== v.since) {
             askedPerson = v.since;
+            // The pane's own WAITING_APPROVAL notification tells the person; a second ping would only be noise.
             this.event('approval_waiting', `waiting for the person to answer: ${v.line}`);
-            this.d.notify(this.t, 'needs_you');
           }
         }
       } else if (BUSY.has(v.state)) {
