@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { Counters, MachineState, PaneView, StatsView, TransitionView, TurnView, WsMessage } from '../../src/web/api-types.js';
+import type { Counters, IterationView, MachineState, PaneView, StatsView, TaskEventView, TaskView, TransitionView, TurnView, WsMessage } from '../../src/web/api-types.js';
 import { ROOT } from './screen.js';
 
 const ASSETS = join(ROOT, 'dist', 'web');
@@ -22,6 +22,21 @@ export function paneView(id: string, over: Partial<PaneView> = {}): PaneView {
 
 const NEEDS: MachineState[] = ['WAITING_APPROVAL', 'DONE', 'FAILED'];
 
+/** A task record as the daemon serves it (GET /api/tasks), RUNNING on `pane` unless told otherwise. */
+export function taskView(id: string, pane: string, over: Partial<TaskView> = {}): TaskView {
+  const now = Date.now();
+  return {
+    id, status: 'RUNNING', reason: 'running', reasonCode: null, phase: 'sent', iterations: 1, nextPrompt: 'continue', consecutiveFailures: 0, tokensUsed: 12, agentMs: 1500,
+    proposed: null, warnings: [], recentSends: [], slowReflections: 0, loop: { edges: [], continuations: [] }, lastTurnEnd: null, createdAt: now, updatedAt: now, endedAt: null,
+    spec: {
+      pane, prompt: `prompt of ${id}`, goal: `prompt of ${id}`, continueText: 'continue', judge: false, approve: [], cwd: null,
+      criteria: { success: [], failure: [], successWords: [], failureWords: [], until: null, check: null, region: { kind: 'edge' } },
+      limits: { maxIterations: 10, maxRuntimeS: 3600, heartbeatS: 300, onStall: 'pause', maxConsecutiveFailures: 3, cooldownS: 1, maxActivationsPerHour: 60, tokenBudget: 0, loopTurns: 3, reflectEvery: 5, riskThreshold: 0.7 },
+    },
+    ...over,
+  };
+}
+
 export class FakeDaemon {
   readonly panes = new Map<string, PaneView>();
   readonly transitions = new Map<string, TransitionView[]>();
@@ -30,6 +45,15 @@ export class FakeDaemon {
   /** false: every POST answers 401 (a browser without the token). */
   authorized = true;
   readonly acks: string[] = [];
+  /** Supervised tasks (false: the routes answer 501, a daemon without tasks). */
+  tasksEnabled = true;
+  readonly tasks = new Map<string, TaskView>();
+  readonly taskEvents = new Map<string, TaskEventView[]>();
+  readonly taskIterations = new Map<string, IterationView[]>();
+  /** POST /api/tasks bodies and task actions, in order. */
+  readonly taskRequests: Array<{ action: string; id?: string; body?: unknown }> = [];
+  /** The next POST /api/tasks answers 400 with these problems. */
+  refuseNextTask: string[] | null = null;
   private readonly clients = new Set<WebSocket>();
   private readonly wss = new WebSocketServer({ noServer: true });
   private readonly server = createServer((req, res) => this.handle(req, res));
@@ -80,6 +104,69 @@ export class FakeDaemon {
     return tr;
   }
 
+  /** Adds or replaces a task (pushed live as a `task` message unless `quiet`). */
+  task(t: TaskView, quiet = false): TaskView {
+    this.tasks.set(t.id, t);
+    if (!quiet) this.broadcast({ type: 'task', task: t });
+    return t;
+  }
+
+  /** One timeline event of a task (pushed live unless `quiet`). */
+  taskEvent(taskId: string, kind: string, detail = '', quiet = false): TaskEventView {
+    const e: TaskEventView = { taskId, at: Date.now(), kind, detail };
+    this.taskEvents.set(taskId, [...(this.taskEvents.get(taskId) ?? []), e]);
+    if (!quiet) this.broadcast({ type: 'task_event', event: e });
+    return e;
+  }
+
+  private changeTask(id: string, over: Partial<TaskView>, kind: string, detail: string): TaskView {
+    const t = this.task({ ...this.tasks.get(id)!, ...over, updatedAt: Date.now() });
+    this.taskEvent(id, kind, detail);
+    return t;
+  }
+
+  private handleTasks(req: IncomingMessage, res: ServerResponse, path: string, url: URL): void {
+    if (!this.tasksEnabled) return this.json(res, 501, { error: 'this daemon runs no tasks' });
+    if (req.method === 'GET' && path === '/api/tasks') {
+      const pane = url.searchParams.get('pane');
+      const list = [...this.tasks.values()].filter((t) => !pane || t.spec.pane === pane).sort((a, b) => b.createdAt - a.createdAt);
+      return this.json(res, 200, list.slice(0, Number(url.searchParams.get('limit') ?? 50)));
+    }
+    if (req.method === 'POST' && !this.authorized) return this.json(res, 401, { error: 'token required' });
+    if (req.method === 'POST' && path === '/api/tasks') {
+      let raw = '';
+      req.on('data', (d: Buffer) => (raw += d.toString()));
+      req.on('end', () => {
+        const body = JSON.parse(raw || '{}') as { pane: string; prompt: string; maxIterations?: number };
+        this.taskRequests.push({ action: 'start', body });
+        if (this.refuseNextTask) {
+          const problems = this.refuseNextTask;
+          this.refuseNextTask = null;
+          return this.json(res, 400, { error: `invalid task: ${problems.join('; ')}`, problems });
+        }
+        const t = taskView(`t-${this.tasks.size + 1}`, body.pane, { status: 'PENDING', reason: 'created', iterations: 0 });
+        t.spec.prompt = body.prompt;
+        if (body.maxIterations) t.spec.limits.maxIterations = body.maxIterations;
+        this.task(t);
+        this.taskEvent(t.id, 'created', body.prompt);
+        this.json(res, 201, t);
+      });
+      return;
+    }
+    const m = /^\/api\/tasks\/([^/]+)(?:\/(stop|resume|retry))?$/.exec(path);
+    const t = m ? this.tasks.get(decodeURIComponent(m[1]!)) : undefined;
+    if (!m || !t) return this.json(res, 404, { error: 'no such task' });
+    if (req.method === 'GET' && !m[2]) return this.json(res, 200, { task: t, iterations: this.taskIterations.get(t.id) ?? [], events: this.taskEvents.get(t.id) ?? [] });
+    if (req.method !== 'POST' || !m[2]) return this.json(res, 405, { error: 'method' });
+    this.taskRequests.push({ action: m[2], id: t.id });
+    const ok = m[2] === 'stop' ? ['PENDING', 'RUNNING', 'PAUSED'] : m[2] === 'resume' ? ['PAUSED'] : ['EXHAUSTED', 'FAILED'];
+    if (!ok.includes(t.status)) return this.json(res, 409, { error: `task ${t.id} is ${t.status}` });
+    if (m[2] === 'stop') return this.json(res, 200, this.changeTask(t.id, { status: 'STOPPED', reason: 'stopped by api', endedAt: Date.now() }, 'stopped', 'by api'));
+    if (m[2] === 'resume') return this.json(res, 200, this.changeTask(t.id, { status: 'RUNNING', reason: 'resumed' }, 'resumed', 'by the person'));
+    const more = { ...t.spec, limits: { ...t.spec.limits, maxIterations: t.spec.limits.maxIterations + 10 } };
+    return this.json(res, 200, this.changeTask(t.id, { status: 'RUNNING', reason: 'retried', spec: more, endedAt: null }, 'retried', `+10 iterations (now ${more.limits.maxIterations})`));
+  }
+
   remove(id: string): void {
     this.panes.delete(id);
     this.broadcast({ type: 'pane_removed', id });
@@ -112,6 +199,7 @@ export class FakeDaemon {
       const alive = [...this.panes.values()].filter((p) => p.alive).length;
       return this.json(res, 200, { counters: this.counters, panes: { total: this.panes.size, alive, byState }, uptimeS: 3725 } satisfies StatsView);
     }
+    if (path === '/api/tasks' || path.startsWith('/api/tasks/')) return this.handleTasks(req, res, path, url);
     const m = /^\/api\/panes\/([^/]+)\/(transitions|turns|screen|ack)$/.exec(path);
     const id = m ? decodeURIComponent(m[1]!) : '';
     const p = this.panes.get(id);

@@ -1,13 +1,15 @@
 // Tells the person when a pane enters a state they care about: a tone, a desktop notification while the tab is
 // in the background, and a line in the page's live region (read out by screen readers). Only live transitions
-// count: the hello's snapshot of every pane never alerts.
-import type { PaneView, TransitionView } from '../../src/web/api-types.js';
-import { alertFor, type AlertKind } from './alert-kind.js';
+// count: the hello's snapshot of every pane never alerts. Supervised tasks alert the same way, with tones of their own
+// (which task changes count is decided in task-model.ts).
+import type { PaneView, TaskView, TransitionView } from '../../src/web/api-types.js';
+import { alertFor, type PaneAlertKind } from './alert-kind.js';
+import { taskAlertText, type TaskAlert } from './task-model.js';
 import type { Settings } from './settings.js';
 import { notify } from './notify.js';
 import { playTone } from './sound.js';
 
-const WORDS: Record<AlertKind, string> = {
+const WORDS: Record<PaneAlertKind, string> = {
   WAITING_APPROVAL: 'is waiting for you',
   FAILED: 'failed',
   stalled: 'looks stalled',
@@ -30,13 +32,25 @@ export class Alerts {
     const name = pane?.name || tr.paneId;
     const text = `${name} ${WORDS[kind]}`;
     const tone = kind === 'DONE' ? 'done' : 'needs';
-    const played = !s.muted && playTone(tone, s.volume);
+    this.logLine(tr.at, text, kind, !s.muted && playTone(tone, s.volume) ? tone : 'silent');
+    if (s.notify && document.visibilityState === 'hidden') notify(text, tr.line || tr.to, tr.paneId, () => this.openPane(tr.paneId));
+  }
+
+  /** A task finished, or needs the person: a tone of its own, and a notification naming the pane and the reason. */
+  onTask(kind: TaskAlert, t: TaskView, pane: PaneView | undefined, approval?: { at: number; detail: string }): void {
+    const s = this.settings();
+    if (!s.kinds[kind]) return;
+    const { title, body } = taskAlertText(kind, approval ? { ...t, reason: approval.detail } : t, pane?.name || t.spec.pane, approval ? 'approval' : t.status);
+    this.logLine(approval?.at ?? t.updatedAt, `${title}: ${approval?.detail ?? t.reason}`, kind, !s.muted && playTone(kind, s.volume) ? kind : 'silent');
+    if (s.notify && document.visibilityState === 'hidden') notify(title, body, `task:${t.id}`, () => this.openPane(t.spec.pane));
+  }
+
+  private logLine(at: number, text: string, kind: string, tone: string): void {
     const item = document.createElement('li');
-    item.textContent = `${new Date(tr.at).toLocaleTimeString(undefined, { hour12: false })} ${text}`;
+    item.textContent = `${new Date(at).toLocaleTimeString(undefined, { hour12: false })} ${text}`;
     item.dataset.kind = kind;
-    item.dataset.tone = played ? tone : 'silent';
+    item.dataset.tone = tone;
     this.log.append(item);
     while (this.log.children.length > LOG_LINES) this.log.firstElementChild!.remove();
-    if (s.notify && document.visibilityState === 'hidden') notify(text, tr.line || tr.to, tr.paneId, () => this.openPane(tr.paneId));
   }
 }

@@ -3,11 +3,14 @@
 import type { PaneView } from '../../src/web/api-types.js';
 import { createCard, tickCard, updateCard, type Card } from './cards.js';
 import { comparePanes, orderKeyChanged } from './order.js';
+import type { TaskStatus } from './task-model.js';
 
 export class Board {
   private readonly panes = new Map<string, PaneView>();
   private readonly cards = new Map<string, Card>();
   private readonly dirty = new Set<string>();
+  /** The status of the task driving each pane, if one does (the card's badge). */
+  private readonly tasks = new Map<string, TaskStatus>();
   private orderDirty = false;
   private ticking = false;
   private queued = false;
@@ -43,6 +46,16 @@ export class Board {
     this.schedule();
   }
 
+  /** The task driving pane `id` now (null: none). */
+  setTask(id: string, status: TaskStatus | null): void {
+    if ((this.tasks.get(id) ?? null) === status) return;
+    if (status) this.tasks.set(id, status);
+    else this.tasks.delete(id);
+    if (!this.panes.has(id)) return;
+    this.dirty.add(id);
+    this.schedule();
+  }
+
   remove(id: string): void {
     if (!this.panes.delete(id)) return;
     this.dirty.add(id);
@@ -64,9 +77,9 @@ export class Board {
       if (!p) {
         card?.li.remove();
         this.cards.delete(id);
-      } else if (card) updateCard(card, p, now);
+      } else if (card) updateCard(card, p, now, this.tasks.get(id) ?? null);
       else {
-        this.cards.set(id, createCard(p, this.onOpen));
+        this.cards.set(id, createCard(p, this.onOpen, this.tasks.get(id) ?? null));
         this.orderDirty = true;
       }
     }

@@ -3,18 +3,19 @@
 import type { PaneView } from '../../src/web/api-types.js';
 import { el } from './dom.js';
 import { clock, duration, STALL_ICON, STATE_ICON, stateText, why } from './format.js';
+import { TASK_ICON, type TaskStatus } from './task-model.js';
 
 export interface Card {
   li: HTMLLIElement;
   open: HTMLButtonElement;
-  parts: Record<'icon' | 'state' | 'age' | 'program' | 'attach' | 'command' | 'edge' | 'why' | 'rule' | 'line', HTMLElement>;
+  parts: Record<'icon' | 'state' | 'task' | 'age' | 'program' | 'attach' | 'command' | 'edge' | 'why' | 'rule' | 'line', HTMLElement>;
   last: Map<string, string>;
   since: number;
 }
 
 const EDGE_LINES = 5;
 
-export function createCard(p: PaneView, onOpen: (id: string) => void): Card {
+export function createCard(p: PaneView, onOpen: (id: string) => void, task: TaskStatus | null = null): Card {
   const li = el('li', 'card');
   li.dataset.id = p.id;
   const top = el('div', 'card-top');
@@ -25,8 +26,10 @@ export function createCard(p: PaneView, onOpen: (id: string) => void): Card {
   badge.append(icon, state);
   const stall = el('span', 'stall', `${STALL_ICON} stalled`);
   const closed = el('span', 'closed-tag', 'closed');
+  // a supervised task drives this pane (running, or paused waiting on the person)
+  const taskTag = el('span', 'task-tag');
   const age = el('span', 'age');
-  top.append(badge, stall, closed, age);
+  top.append(badge, stall, closed, taskTag, age);
 
   const h = el('h2', 'name');
   const open = el('button', 'open');
@@ -49,8 +52,8 @@ export function createCard(p: PaneView, onOpen: (id: string) => void): Card {
   whyRow.append(whyText, rule, line);
 
   li.append(top, h, meta, edge, whyRow);
-  const card: Card = { li, open, parts: { icon, state, age, program, attach, command, edge, why: whyText, rule, line }, last: new Map(), since: p.since };
-  updateCard(card, p, Date.now());
+  const card: Card = { li, open, parts: { icon, state, task: taskTag, age, program, attach, command, edge, why: whyText, rule, line }, last: new Map(), since: p.since };
+  updateCard(card, p, Date.now(), task);
   return card;
 }
 
@@ -66,7 +69,7 @@ function attr(c: Card, key: string, value: string, node: HTMLElement = c.li): vo
   node.setAttribute(key, value);
 }
 
-export function updateCard(c: Card, p: PaneView, now: number): void {
+export function updateCard(c: Card, p: PaneView, now: number, task: TaskStatus | null = null): void {
   attr(c, 'data-state', p.state);
   attr(c, 'data-stalled', String(p.stalled));
   attr(c, 'data-alive', String(p.alive));
@@ -78,6 +81,9 @@ export function updateCard(c: Card, p: PaneView, now: number): void {
     c.open.textContent = p.name || p.id;
   }
   attr(c, 'aria-label', `${p.name || p.id}: ${stateText(p)}. Open details`, c.open);
+  attr(c, 'data-task', task ?? '');
+  text(c, 'task', task ? `${TASK_ICON[task]} task ${task.toLowerCase()}` : '');
+  attr(c, 'title', task ? `a supervised task drives this pane (${task})` : '', c.parts.task);
   text(c, 'program', p.program);
   text(c, 'attach', p.attach);
   text(c, 'command', p.command);

@@ -1,10 +1,11 @@
-// The detail view of one pane (a side panel): its timeline of states as a coloured bar, its turns, its recent
-// transitions, its current screen, and Ack. Esc or the close button closes it and gives focus back.
+// The detail view of one pane (a side panel): its supervised tasks (tasks.ts), its timeline of states as a coloured
+// bar, its turns, its recent transitions, its current screen, and Ack. Esc or the close button closes it and gives focus back.
 import type { PaneView, TransitionView, TurnView } from '../../src/web/api-types.js';
 import { api, isAuthError, READ_ONLY } from './api.js';
 import { byId, el, table } from './dom.js';
 import { clock, duration, STATE_ICON, stateText, why } from './format.js';
 import { segments } from './timeline.js';
+import type { TaskPanel } from './tasks.js';
 
 const SHOWN_TRANSITIONS = 50;
 const SCREEN_REFRESH_MS = 1000;
@@ -27,7 +28,10 @@ export class Detail {
   private screenTimer = 0;
   private timelineTimer = 0;
 
-  constructor(private readonly pane: (id: string) => PaneView | undefined) {
+  constructor(
+    private readonly pane: (id: string) => PaneView | undefined,
+    readonly tasks: TaskPanel,
+  ) {
     byId('detail-close').addEventListener('click', () => this.close());
     this.ackBtn.addEventListener('click', () => void this.ack());
     document.addEventListener('keydown', (e) => {
@@ -61,6 +65,7 @@ export class Detail {
     void this.loadHistory(id);
     void this.loadTurns(id);
     void this.loadScreen(id);
+    this.tasks.show(id);
     clearInterval(this.timelineTimer);
     this.timelineTimer = window.setInterval(() => this.renderTimeline(), TIMELINE_REFRESH_MS);
   }
@@ -69,6 +74,7 @@ export class Detail {
     if (!this.id) return;
     this.id = null;
     this.panel.hidden = true;
+    this.tasks.hide();
     clearInterval(this.timelineTimer);
     clearTimeout(this.screenTimer);
     this.screenTimer = 0;

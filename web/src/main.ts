@@ -1,4 +1,4 @@
-// The dashboard: wires the live feed to the cards, the detail view, the stats view and the alerts.
+// The dashboard: wires the live feed to the cards, the detail view, the stats view, the alerts and the tasks.
 import type { WsMessage } from '../../src/web/api-types.js';
 import { api, onAuthDenied, READ_ONLY } from './api.js';
 import { Alerts } from './alerts.js';
@@ -10,9 +10,13 @@ import { wsUrl } from './reconnect.js';
 import { settingsPanel } from './settings-panel.js';
 import { unlockAudio } from './sound.js';
 import { Stats } from './stats.js';
+import { eventAlert, TaskAlerts, TaskIndex } from './task-model.js';
+import { TaskPanel } from './tasks.js';
 
 const board = new Board(byId('cards'), byId('empty'), (id) => detail.open(id));
-const detail = new Detail((id) => board.get(id));
+const taskIndex = new TaskIndex();
+const taskAlerts = new TaskAlerts();
+const detail = new Detail((id) => board.get(id), new TaskPanel(taskIndex));
 const stats = new Stats(byId('stats'));
 const settings = settingsPanel();
 const alerts = new Alerts(settings, byId('alert-log'), (id) => detail.open(id));
@@ -62,13 +66,43 @@ function showConn(s: ConnState): void {
   connTimer = window.setInterval(say, 1000);
 }
 
+// Every pane's tasks, for the cards' task badges and as the baseline of task alerts: what had already ended when
+// the page (or the reconnected feed) looked is not news. A daemon without tasks answers 404/501: no badges.
+const badgeTasks = (pane: string) => board.setTask(pane, taskIndex.driving(pane)?.status ?? null);
+function loadTasks(): void {
+  api.tasks().then(
+    (list) => {
+      taskIndex.merge(list);
+      taskAlerts.baseline(list);
+      for (const pane of taskIndex.panes()) badgeTasks(pane);
+    },
+    () => {},
+  );
+}
+
 function onMessage(m: WsMessage): void {
   switch (m.type) {
     case 'hello':
       byId('version').textContent = `daemon ${m.version}`;
       board.reset(m.panes);
       detail.onHello(new Set(m.panes.map((p) => p.id)));
+      loadTasks();
       break;
+    case 'task': {
+      taskIndex.upsert(m.task);
+      const kind = taskAlerts.change(m.task);
+      if (kind) alerts.onTask(kind, m.task, board.get(m.task.spec.pane));
+      badgeTasks(m.task.spec.pane);
+      detail.tasks.onTask(m.task);
+      break;
+    }
+    case 'task_event': {
+      detail.tasks.onEvent(m.event);
+      const t = taskIndex.get(m.event.taskId);
+      const kind = eventAlert(m.event);
+      if (kind && t) alerts.onTask(kind, t, board.get(t.spec.pane), m.event);
+      break;
+    }
     case 'pane':
       board.upsert(m.pane);
       detail.onPane(m.pane);

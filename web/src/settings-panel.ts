@@ -77,6 +77,8 @@ export function settingsPanel(): () => Settings {
     unlockAudio();
     playTone('needs', s.volume);
     window.setTimeout(() => playTone('done', s.volume), 700);
+    window.setTimeout(() => playTone('task_needs', s.volume), 1400);
+    window.setTimeout(() => playTone('task_finished', s.volume), 2200);
   });
   return () => s;
 }

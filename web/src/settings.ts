@@ -13,7 +13,7 @@ export interface Settings {
 const KEY = 'termsupervisor.settings';
 
 export function defaults(): Settings {
-  return { muted: false, volume: 0.5, notify: true, kinds: { WAITING_APPROVAL: true, FAILED: true, stalled: true, DONE: true } };
+  return { muted: false, volume: 0.5, notify: true, kinds: { WAITING_APPROVAL: true, FAILED: true, stalled: true, DONE: true, task_needs: true, task_finished: true } };
 }
 
 export function parseSettings(raw: string | null): Settings {

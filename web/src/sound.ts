@@ -1,6 +1,8 @@
-// Two short tones made with Web Audio (no files to fetch): a two-note chime when a pane needs the person, a single
-// softer note when one is done. Browsers keep audio suspended until a user gesture: unlockAudio() runs on the first.
-export type Tone = 'needs' | 'done';
+// Short tones made with Web Audio (no files to fetch): a two-note chime when a pane needs the person, a single
+// softer note when one is done; for supervised tasks a rising three-note arpeggio when one finished and a low
+// repeated knock when one needs the person (paused, failed, exhausted). Browsers keep audio suspended until a user
+// gesture: unlockAudio() runs on the first.
+export type Tone = 'needs' | 'done' | 'task_finished' | 'task_needs';
 
 let ctx: AudioContext | null = null;
 
@@ -23,6 +25,8 @@ export function unlockAudio(): void {
 const NOTES: Record<Tone, { type: OscillatorType; peak: number; notes: Array<[hz: number, at: number, len: number]> }> = {
   needs: { type: 'triangle', peak: 0.35, notes: [[880, 0, 0.18], [659.25, 0.16, 0.28]] },
   done: { type: 'sine', peak: 0.18, notes: [[523.25, 0, 0.35]] },
+  task_finished: { type: 'sine', peak: 0.2, notes: [[523.25, 0, 0.16], [659.25, 0.12, 0.16], [783.99, 0.24, 0.4]] },
+  task_needs: { type: 'square', peak: 0.12, notes: [[392, 0, 0.12], [392, 0.18, 0.12], [311.13, 0.36, 0.3]] },
 };
 
 /** Plays `tone` at `volume` (0..1); false when the browser has no audio to play it with. */
