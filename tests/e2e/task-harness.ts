@@ -39,9 +39,9 @@ export function taskScratch() {
   }
 
   /** A pane named `name` running `command` under `run`, joined to the daemon; resolves with its pane id. */
-  async function pane(dm: DaemonProcess, d: DaemonDirs, command: string[], opts: { name?: string; agent?: string } = {}): Promise<{ w: Wrapped; pane: string }> {
+  async function pane(dm: DaemonProcess, d: DaemonDirs, command: string[], opts: { name?: string; agent?: string; size?: { cols: number; rows: number } } = {}): Promise<{ w: Wrapped; pane: string }> {
     const name = opts.name ?? 'agent';
-    const w = new Wrapped(join(d.dir, `${name}.jsonl`), ['--name', name, '--agent', opts.agent ?? 'generic', '--', ...command], d.env, { cols: 100, rows: 30 });
+    const w = new Wrapped(join(d.dir, `${name}.jsonl`), ['--name', name, '--agent', opts.agent ?? 'generic', '--', ...command], d.env, opts.size ?? { cols: 100, rows: 30 });
     s.cleanups.push(() => w.kill());
     const p = await until('the pane to join the daemon', async () => (await dm.get<PaneView[]>('/api/panes')).find((x) => x.name === name && x.alive), w.diag);
     return { w, pane: p.id };

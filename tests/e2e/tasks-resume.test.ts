@@ -34,7 +34,10 @@ describe('supervised tasks: restarts and real recordings', () => {
     const d = dirs();
     const dm = await daemon(d);
     const keysLog = join(d.dir, 'keys.log');
-    const { w, pane: id } = await pane(dm, d, ['python3', CAST_PLAYER, join(fixture, 'session.cast'), keysLog], { name: 'claude', agent: 'claude' });
+    const header = JSON.parse(readFileSync(join(fixture, 'session.cast'), 'utf8').split('\n', 1)[0]!) as { width: number; height: number };
+    // the terminal the recording was made in: drawn into another size, a TUI's screen is not what it showed
+    const size = { cols: header.width, rows: header.height };
+    const { w, pane: id } = await pane(dm, d, ['python3', CAST_PLAYER, join(fixture, 'session.cast'), keysLog], { name: 'claude', agent: 'claude', size });
     const t = await startTask(dm, { pane: id, prompt: 'add a hello file', until: 'never printed', cooldownS: 1 });
     const busy = truth.segments.filter((s) => s.state !== 'IDLE' && s.state !== 'DONE');
     const turnStart = busy[0]!.start;
