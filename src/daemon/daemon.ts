@@ -58,7 +58,8 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
   const loopback = isLoopbackAddress(host);
   const token = loadOrCreateToken(tokenPath(env));
   const auth = new Auth(token, loopback);
-  const store = HistoryStore.open(o.db ?? defaultDbPath(env), {
+  const dbPath = o.db ?? defaultDbPath(env);
+  const store = HistoryStore.open(dbPath, {
     flushMs: d.store_flush_s * 1000,
     retentionDays: d.retention_days,
     onError: (err) => o.log.error({ kind: 'daemon', err: String(err) }, 'history write failed'),
@@ -104,7 +105,7 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
   const bound = typeof addr === 'object' && addr ? addr.port : port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
   const runtimePath = runtimeFilePath(env);
-  writeRuntimeFile({ url, pid: process.pid, startedAt: Date.now(), version: o.version }, runtimePath);
+  writeRuntimeFile({ url, pid: process.pid, startedAt: Date.now(), version: o.version, db: dbPath }, runtimePath);
   const pruneTimer = setInterval(() => store.prune(), PRUNE_EVERY_MS);
   pruneTimer.unref();
   o.log.info({ kind: 'daemon', event: 'started', url, pid: process.pid, loopback }, 'daemon started');

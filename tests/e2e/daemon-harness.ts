@@ -94,6 +94,34 @@ export class DaemonProcess {
   }
 }
 
+/** A `run` wrapper without a terminal: its stdin is a pipe the test types into; `out` collects what it prints. */
+export function runWrapper(d: DaemonDirs, args: string[], command: string[]): ChildProcess & { out: string } {
+  const child = spawn(process.execPath, [BIN, 'run', '--log', `${d.dir}/events.jsonl`, ...args, '--', ...command], { cwd: ROOT, env: d.env, stdio: ['pipe', 'pipe', 'pipe'] }) as ChildProcess & { out: string };
+  child.out = '';
+  child.stdout!.on('data', (b: Buffer) => (child.out += b.toString()));
+  child.stderr!.on('data', (b: Buffer) => (child.out += b.toString()));
+  return child;
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a CLI command to its end (`argv[0]` a program, e.g. node with the bin) and collects what it printed. */
+export function runCli(argv: string[], env: Record<string, string>, cwd = ROOT): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const c = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    c.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    c.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    c.on('error', reject);
+    c.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 /** waitFor for conditions that need an await (an HTTP read); polls until the probe gives a value. */
 export async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, diag: () => string = () => '', timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
