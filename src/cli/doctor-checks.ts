@@ -152,7 +152,7 @@ function checkShellIntegration(seen: DaemonSeen): Check[] {
     if (p.shellIntegration === undefined) return { id, status: 'n/a', detail: `${pane}: the daemon is too old to say` };
     if (p.shellIntegration) return { id, status: 'ok', detail: `${pane}: shell integration marks seen (Tier 1)` };
     if (p.program !== 'shell') return { id, status: 'n/a', detail: `${pane}: ${p.program}, no shell prompt to mark` };
-    return { id, status: 'warn', detail: `${pane}: no shell integration marks (OSC 133/633) seen: commands are read from the screen only`, fix: 'load shell integration in that shell: termsupervisor shell-integration bash|zsh|fish, or your terminal\'s own' };
+    return { id, status: 'warn', detail: `${pane}: no shell integration marks (OSC 133/633) seen: commands are read from the screen only`, fix: 'load shell integration in that shell: termsupervisor shell-integration bash|zsh|fish --install, or your terminal\'s own' };
   });
 }
 

@@ -33,6 +33,7 @@ export async function statusCommand(argv: string[], out: NodeJS.WriteStream = pr
 
 /** Max width of the name column: longer names are cut with an ellipsis. */
 const NAME_WIDTH = 20;
+const NEEDS_YOU = '● needs you';
 /** Screen lines are cut to this many characters. */
 const LINE_WIDTH = 60;
 
@@ -44,11 +45,11 @@ export function statusLines(panes: PaneView[], now: number, paint: Paint): strin
     const state = paint(color, `${STATE_ICON[p.state]} ${p.state.padEnd(16)}`, p.needsYou);
     const age = duration(now - p.since).padStart(7);
     const name = cut(p.name, nameW).padEnd(nameW);
-    const marks = [p.needsYou ? paint(color, '● needs you', true) : '', p.stalled ? paint('stalled', `${STALL_ICON} stalled`) : '', p.alive ? '' : paint('dim', 'closed')]
-      .filter(Boolean)
-      .join(' ');
+    // A fixed-width "needs you" column keeps the rest aligned; stalled and closed are rarer and go after it.
+    const needs = p.needsYou ? paint(color, NEEDS_YOU, true) : ' '.repeat(NEEDS_YOU.length);
+    const extra = [p.stalled ? paint('stalled', `${STALL_ICON} stalled`) : '', p.alive ? '' : paint('dim', 'closed')];
     const why = [p.rule, p.line ? JSON.stringify(cut(p.line.trim(), LINE_WIDTH)) : ''].filter(Boolean).join(' ');
-    return [state, age, name, p.program.padEnd(progW), marks, paint('dim', why), paint('dim', `[${p.id}]`)].filter(Boolean).join('  ');
+    return [state, age, name, p.program.padEnd(progW), needs, ...extra, why && paint('dim', why), paint('dim', `[${p.id}]`)].filter(Boolean).join('  ');
   });
 }
 

@@ -24,6 +24,12 @@ export function daemonDirs(): DaemonDirs {
   return { dir, env: testEnv(dir), db: join(dir, 'history.sqlite'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** A termsupervisor command line to run, and the directory to run it in. */
+export interface ProgramAt {
+  argv: string[];
+  cwd: string;
+}
+
 export class DaemonProcess {
   readonly child: ChildProcess;
   stdout = '';
@@ -32,15 +38,16 @@ export class DaemonProcess {
   code = '';
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-  constructor(readonly dirs: DaemonDirs, args: string[] = []) {
-    this.child = spawn(process.execPath, [BIN, 'daemon', '--port', '0', '--db', dirs.db, ...args], { cwd: ROOT, env: dirs.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  /** `program`: the command to start (default this checkout's bin); an installed copy is tested this way too. */
+  constructor(readonly dirs: DaemonDirs, args: string[] = [], program: ProgramAt = { argv: [process.execPath, BIN], cwd: ROOT }) {
+    this.child = spawn(program.argv[0]!, [...program.argv.slice(1), 'daemon', '--port', '0', '--db', dirs.db, ...args], { cwd: program.cwd, env: dirs.env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child.stdout!.on('data', (d: Buffer) => (this.stdout += d.toString()));
     this.child.stderr!.on('data', (d: Buffer) => (this.stderr += d.toString()));
     this.exited = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve({ code, signal })));
   }
 
-  static async start(dirs: DaemonDirs, args: string[] = []): Promise<DaemonProcess> {
-    const d = new DaemonProcess(dirs, args);
+  static async start(dirs: DaemonDirs, args: string[] = [], program?: ProgramAt): Promise<DaemonProcess> {
+    const d = new DaemonProcess(dirs, args, program);
     let done = false;
     void d.exited.then(() => (done = true));
     const m = await waitFor('the daemon to print its dashboard link', () => READY.exec(d.stdout) ?? (done ? ({} as RegExpExecArray) : null), () => d.diag());
