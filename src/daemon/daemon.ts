@@ -4,7 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import type { Config } from '../config/config.js';
-import { stateDir } from '../config/paths.js';
+import { defaultDbPath } from '../config/paths.js';
 import { HistoryStore } from '../store/history-store.js';
 import { Auth, isLoopbackAddress } from '../web/auth.js';
 import { buildApp, type App } from '../web/build-app.js';
@@ -45,10 +45,6 @@ export interface Daemon {
 const WEB_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'web');
 /** Retention is applied at start and then this often (ms). */
 const PRUNE_EVERY_MS = 6 * 3600_000;
-
-export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
-  return join(stateDir(env), 'history.sqlite');
-}
 
 export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
   const env = o.env ?? process.env;
