@@ -14,7 +14,10 @@ history database (opened read-only) and the config. Works without a running daem
   --daemon   the daemon to check (default: $TERMSUPERVISOR_DAEMON, else the running daemon's runtime file)
   --config   the config file to validate (default: $XDG_CONFIG_HOME/termsupervisor/config.json if present)
   --db       the history database (default: the running daemon's, else $XDG_STATE_HOME/termsupervisor/history.sqlite)
-Exit status: 0 when no check fails (warnings allowed), 1 otherwise.`;
+Exit status: 0 when no check fails (warnings allowed), 1 otherwise.
+examples:
+  termsupervisor doctor
+  termsupervisor doctor --json | jq '.checks[] | select(.status == "fail")'`;
 
 const LOOK: Record<CheckStatus, { label: string; color: PaletteName }> = {
   ok: { label: 'ok', color: 'done' },

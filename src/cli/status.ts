@@ -13,7 +13,10 @@ One line per attached pane: state, for how long, name and id, program, "needs yo
   --all       closed panes from history too
   --no-color  plain text (also when NO_COLOR is set or the output is not a terminal)
 ${DAEMON_OPTION_HELP}
-Exit status: 0, or 1 when no daemon answers.`;
+Exit status: 0, or 1 when no daemon answers.
+examples:
+  termsupervisor status
+  termsupervisor status --json | jq -r '.[] | select(.needsYou) | .name'`;
 
 export async function statusCommand(argv: string[], out: NodeJS.WriteStream = process.stdout): Promise<number> {
   const a = parseArgs(argv, { values: ['daemon'], flags: ['help', 'json', 'all', 'no-color'] });

@@ -33,8 +33,9 @@ Exit status:
   2  usage, or no such pane (the known panes are listed)
   3  --until done, and the pane FAILED instead (its turn ended in failure)
   4  the pane closed, or the daemon went away, before the state was reached
-example:
-  termsupervisor wait api --until done --timeout 1800 && make test`;
+examples:
+  termsupervisor wait api --until done --timeout 1800 && make test
+  termsupervisor wait tmux:default:%3 --until waiting; notify-send "review wants you"`;
 
 export async function waitCommand(argv: string[]): Promise<number> {
   const a = parseArgs(argv, { values: ['until', 'timeout', 'daemon'], flags: ['help'] });
