@@ -56,7 +56,7 @@ interface DaemonSeen {
 export async function runChecks(o: DoctorOptions = {}): Promise<Check[]> {
   const platform = o.platform ?? process.platform;
   const { check: configCheck, cfg } = checkConfig(o.config);
-  const { check: daemonCheck, seen } = await checkDaemon(o.daemon);
+  const { check: daemonCheck, seen } = await checkDaemon(o.daemon, cfg);
   const checks = [configCheck, daemonCheck, await checkToken(seen), await checkTmux(cfg, seen), checkIterm2(platform, seen)];
   for (const agent of HOOK_AGENTS) checks.push(checkHooks(agent));
   checks.push(...checkShellIntegration(seen), checkNotify(cfg, platform), checkDatabase(o.db));
@@ -75,11 +75,18 @@ function checkConfig(path: string | undefined): { check: Check; cfg: Config } {
   }
 }
 
-async function checkDaemon(flag: string | undefined): Promise<{ check: Check; seen: DaemonSeen }> {
+async function checkDaemon(flag: string | undefined, cfg: Config): Promise<{ check: Check; seen: DaemonSeen }> {
   const target = findDaemon(flag);
   if (!target) {
-    const check: Check = { id: 'daemon', status: 'fail', detail: `no running daemon (no live runtime file at ${runtimeFilePath()})`, fix: 'start it: `termsupervisor daemon` (or `make run`); or point at one with --daemon URL / $TERMSUPERVISOR_DAEMON' };
-    return { check, seen: { target: null, reachable: false, panes: null } };
+    const none = { target: null, reachable: false, panes: null };
+    // A daemon on the configured port that wrote its runtime file elsewhere runs with other XDG dirs.
+    const port = `http://${cfg.daemon.host.includes(':') ? `[${cfg.daemon.host}]` : cfg.daemon.host}:${cfg.daemon.port}`;
+    const other = await fetch(`${port}/healthz`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) }).then((r) => r.json() as Promise<{ version?: string }>).catch(() => null);
+    if (other?.version) {
+      return { check: { id: 'daemon', status: 'fail', detail: `no runtime file at ${runtimeFilePath()}, but a termsupervisor daemon (${other.version}) answers at ${port}: it runs with other XDG dirs`, fix: `run this in the daemon's environment (XDG_RUNTIME_DIR, XDG_CONFIG_HOME), or pass --daemon ${port}` }, seen: none };
+    }
+    const check: Check = { id: 'daemon', status: 'fail', detail: `no running daemon (no live runtime file at ${runtimeFilePath()}, nothing at ${port})`, fix: 'start it: `termsupervisor daemon` (or `make run`); or point at one with --daemon URL / $TERMSUPERVISOR_DAEMON' };
+    return { check, seen: none };
   }
   const url = target.url.replace(/\/+$/, '');
   const from = { flag: '--daemon', env: '$TERMSUPERVISOR_DAEMON', 'runtime-file': 'the runtime file' }[target.from];

@@ -1,6 +1,7 @@
 // `status`, `wait` and `doctor` as a person and a script use them: the built CLI against a real daemon process (its
 // own XDG dirs, a free port, real SQLite) with a real `run` pane, and with no daemon at all.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/build.js';
@@ -29,6 +30,15 @@ const doctorJson = async (d: DaemonDirs) => {
 };
 const check = (checks: Check[], id: string) => checks.find((c) => c.id === id);
 
+/** A loopback port that was free a moment ago (listened on, then closed). */
+async function closedPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
 describe('status, wait and doctor', () => {
   it('with no daemon: each says so; doctor still checks the rest and exits 1', async () => {
     const d = dirs();
@@ -39,11 +49,16 @@ describe('status, wait and doctor', () => {
     expect(wait.code).toBe(1);
     expect(wait.stderr).toContain('no running daemon found');
 
+    // doctor also looks on the configured port (a daemon of this machine may hold 7878): one nobody listens on.
+    const port = await closedPort();
+    const cfgFile = join(d.dir, 'config', 'termsupervisor', 'config.json');
+    mkdirSync(join(d.dir, 'config', 'termsupervisor'), { recursive: true });
+    writeFileSync(cfgFile, JSON.stringify({ daemon: { port } }));
     const doctor = await ts(d, ['doctor', '--no-color']);
     expect(doctor.code).toBe(1);
-    expect(doctor.stdout).toMatch(/FAIL\s+daemon\s+no running daemon/);
+    expect(doctor.stdout).toMatch(new RegExp(`FAIL\\s+daemon\\s+no running daemon \\(no live runtime file at .*, nothing at http://127.0.0.1:${port}\\)`));
     expect(doctor.stdout).toMatch(/fix: start it: `termsupervisor daemon`/);
-    expect(doctor.stdout).toMatch(/ok\s+config\s+defaults only/);
+    expect(doctor.stdout).toMatch(new RegExp(`ok\\s+config\\s+valid: ${cfgFile}`));
     expect(doctor.stdout).not.toContain('\x1b[');
 
     // A broken config is reported with the loader's own words.
@@ -118,6 +133,13 @@ describe('status, wait and doctor', () => {
 
     doc = await doctorJson(d);
     expect(check(doc.report.checks, `shell.${id}`)).toMatchObject({ status: 'ok', detail: expect.stringContaining('marks seen') });
+
+    // From another set of XDG dirs the runtime file is not found, but the daemon on the configured port is: said so.
+    const other = dirs();
+    const cfgFile = join(other.dir, 'port.json');
+    writeFileSync(cfgFile, JSON.stringify({ daemon: { port: Number(new URL(dm.url).port) } }));
+    const elsewhere = JSON.parse((await ts(other, ['doctor', '--json', '--config', cfgFile])).stdout) as { checks: Check[] };
+    expect(check(elsewhere.checks, 'daemon')).toMatchObject({ status: 'fail', detail: expect.stringContaining(`answers at ${dm.url}: it runs with other XDG dirs`) });
 
     // The pane closes: a wait on it ends with 4 (FAILED does not end a wait for running).
     const onClosed = ts(d, ['wait', 'e2e', '--until', 'running', '--timeout', '60']);
