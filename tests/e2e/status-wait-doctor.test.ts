@@ -86,7 +86,9 @@ describe('status, wait and doctor', () => {
 
     // doctor before any shell integration: the pane is a shell without marks.
     let doc = await doctorJson(d);
-    expect(doc.code).toBe(0);
+    // Nothing fails that this test set up (tmux is the machine's: too old a tmux would fail, rightly).
+    expect(doc.report.checks.filter((c) => c.status === 'fail' && c.id !== 'tmux')).toEqual([]);
+    expect(doc.code).toBe(doc.report.ok ? 0 : 1);
     expect(check(doc.report.checks, 'daemon')).toMatchObject({ status: 'ok', detail: expect.stringContaining(dm.url) });
     expect(check(doc.report.checks, 'token')).toMatchObject({ status: 'ok', detail: expect.stringContaining('accepted') });
     // The daemon's own database (it was started with --db), read from its runtime file.
