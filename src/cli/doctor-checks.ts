@@ -154,7 +154,7 @@ function checkShellIntegration(seen: DaemonSeen): Check[] {
   if (!live.length) return [{ id: 'shell', status: 'n/a', detail: 'shell integration: no live panes' }];
   return live.map((p): Check => {
     const id = `shell.${p.id}`;
-    const pane = `pane ${p.name} [${p.id}]`;
+    const pane = `pane ${p.name}`; // the id is in the check's own id
     if (p.shellIntegration === undefined) return { id, status: 'n/a', detail: `${pane}: the daemon is too old to say` };
     if (p.shellIntegration) return { id, status: 'ok', detail: `${pane}: shell integration marks seen (Tier 1)` };
     if (p.program !== 'shell') return { id, status: 'n/a', detail: `${pane}: ${p.program}, no shell prompt to mark` };
