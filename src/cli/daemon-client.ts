@@ -1,47 +1,59 @@
-// How a command talks to the running daemon: its address (--daemon, $TERMSUPERVISOR_DAEMON, the runtime file),
-// the token from the XDG config dir, and JSON over HTTP with failures turned into clear messages.
-import { readRuntimeFile } from '../daemon/runtime-file.js';
-import { readToken } from '../daemon/token.js';
+// For commands that ask the running daemon something (dashboard, status, wait, doctor): found the way `run` finds
+// it (--daemon URL, $TERMSUPERVISOR_DAEMON, the runtime file), asked with the token, and a clear message when
+// nobody answers.
+import { findDaemon, type DaemonTarget } from './daemon-link.js';
+import { runtimeFilePath } from '../daemon/runtime-file.js';
 import { UsageError } from './args.js';
 
-export class DaemonRequestError extends UsageError {
-  constructor(message: string, readonly status: number | null, readonly body: unknown) {
-    super(message);
-  }
-}
+/** No daemon to ask, or it did not answer: the command says so and exits 1 (main.ts). */
+export class DaemonUnavailable extends Error {}
 
-export function daemonUrl(flag: string | true | undefined): string {
+export const DAEMON_OPTION_HELP = `  --daemon  the daemon's address (default: $TERMSUPERVISOR_DAEMON, else the running daemon's runtime file)`;
+
+/** The daemon to ask; throws DaemonUnavailable when none is running. */
+export function daemonTarget(flag: string | true | undefined): DaemonTarget {
   if (flag === true) throw new UsageError('--daemon needs a URL');
-  const url = (flag ?? process.env['TERMSUPERVISOR_DAEMON'] ?? readRuntimeFile()?.url)?.replace(/\/+$/, '');
-  if (!url) throw new UsageError('no running daemon found: start one with `make run` or `termsupervisor daemon`');
-  return url;
+  const t = findDaemon(flag);
+  if (!t) throw new DaemonUnavailable(`no running daemon found (no live runtime file at ${runtimeFilePath()}): start one with \`termsupervisor daemon\` or \`make run\``);
+  return { ...t, url: t.url.replace(/\/+$/, '') };
 }
 
-export async function daemonRequest<T>(url: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const token = readToken();
-  if (!token) throw new UsageError('no token found in the XDG config dir: start the daemon once as this user');
-  let res: Response;
+/** One request to the daemon with the token (when there is one); the JSON answer, or a DaemonUnavailable. */
+export async function daemonJson<T>(t: DaemonTarget, path: string, init: { method?: string } = {}): Promise<T> {
+  const res = await daemonFetch(t, path, init);
+  if (!res.ok) throw new DaemonUnavailable(`the daemon at ${t.url} refused ${path}: HTTP ${res.status}${res.status === 401 || res.status === 403 ? ' (a daemon of another user or config dir?)' : ''}`);
+  return (await res.json()) as T;
+}
+
+export async function daemonFetch(t: DaemonTarget, path: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
+  const json = init.body !== undefined;
   try {
-    res = await fetch(`${url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
+    return await fetch(t.url + path, {
+      method: init.method ?? 'GET',
+      headers: { ...(t.token && { authorization: `Bearer ${t.token}` }), ...(json && { 'content-type': 'application/json' }) },
+      ...(json && { body: JSON.stringify(init.body) }),
     });
   } catch (e) {
-    throw new DaemonRequestError(`cannot reach the daemon at ${url}: ${(e as Error).message}`, null, null);
+    const cause = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message;
+    throw new DaemonUnavailable(`cannot reach the daemon at ${t.url} (${cause}; found through ${t.from}): is it running? \`termsupervisor doctor\` says more`);
   }
+}
+
+/** A request the daemon may refuse for a reason the person must fix (a bad task, a task in the wrong state): its
+ * `error` and `problems` become a UsageError (exit 2); no daemon at all stays DaemonUnavailable (exit 1). */
+export async function daemonAsk<T>(t: DaemonTarget, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const res = await daemonFetch(t, path, { method, ...(body !== undefined && { body }) });
   const text = await res.text();
-  let parsed: unknown = text;
+  type Answer = { error?: string; problems?: string[] } | null;
+  let parsed: Answer = null;
   try {
-    parsed = text ? JSON.parse(text) : null;
+    parsed = text ? (JSON.parse(text) as Answer) : null;
   } catch {
-    // not JSON: reported as text below
+    // not JSON: the text itself is reported
   }
-  if (!res.ok) {
-    const err = parsed as { error?: string; problems?: string[] } | null;
-    const what = err?.problems?.length ? err.problems.join('\n  ') : (err?.error ?? String(text).slice(0, 200));
-    const hint = res.status === 401 || res.status === 403 ? ' (a daemon of another user or config dir?)' : '';
-    throw new DaemonRequestError(`the daemon refused: HTTP ${res.status}${hint}: ${what}`, res.status, parsed);
-  }
-  return parsed as T;
+  if (res.ok) return parsed as T;
+  if (res.status === 401 || res.status === 403) throw new DaemonUnavailable(`the daemon at ${t.url} refused ${path}: HTTP ${res.status} (a daemon of another user or config dir?)`);
+  const answer = parsed as Answer;
+  const why = answer?.problems?.length ? answer.problems.join('\n  ') : (answer?.error ?? text.slice(0, 200));
+  throw new UsageError(`the daemon refused: HTTP ${res.status}: ${why}`);
 }

@@ -3,7 +3,7 @@
 // and a backup; `uninstall` takes exactly ours out again.
 import { resolve } from 'node:path';
 import { HOOK_AGENTS, isHookAgent, type HookAgent } from '../hooks/agents.js';
-import { applyPlan, hookStatus, planInstall, planUninstall, type HookPlaces, type Plan } from '../hooks/install.js';
+import { applyPlan, hookStatus, planInstall, planUninstall, type AgentStatus, type HookPlaces, type Plan } from '../hooks/install.js';
 import { lineDiff } from '../hooks/line-diff.js';
 import { parseArgs, UsageError } from './args.js';
 
@@ -42,8 +42,7 @@ export async function hooksCommand(argv: string[], out: NodeJS.WritableStream = 
   if (verb === 'status') {
     for (const agent of agents) {
       const s = hookStatus(agent, places);
-      const state = s.foreign ? `notify belongs to another program (${s.foreign})` : s.missing.length === 0 ? 'installed' : s.installed.length ? `partly installed (missing ${s.missing.join(', ')})` : 'not installed';
-      out.write(`${agent}: ${state} — ${s.file}${s.exists ? '' : ' (no such file)'}\n`);
+      out.write(`${agent}: ${hookStatusText(s)} — ${s.file}${s.exists ? '' : ' (no such file)'}\n`);
     }
     return 0;
   }
@@ -58,6 +57,13 @@ export async function hooksCommand(argv: string[], out: NodeJS.WritableStream = 
   }
   if (verb === 'install' && !dryRun && refused < agents.length) out.write('Restart running agents for the hooks to take effect.\n');
   return refused ? 1 : 0;
+}
+
+/** One agent's hooks in words: installed, partly installed (missing …), not installed, or someone else's notify. */
+export function hookStatusText(s: AgentStatus): string {
+  if (s.foreign) return `notify belongs to another program (${s.foreign})`;
+  if (s.missing.length === 0) return 'installed';
+  return s.installed.length ? `partly installed (missing ${s.missing.join(', ')})` : 'not installed';
 }
 
 /** Prints what happened (or would); returns false when the file was refused. */

@@ -10,6 +10,10 @@ import { dashboardCommand } from './dashboard.js';
 import { hookCommand } from './hook.js';
 import { hooksCommand } from './hooks.js';
 import { taskCommand } from './task.js';
+import { statusCommand } from './status.js';
+import { waitCommand } from './wait.js';
+import { doctorCommand } from './doctor.js';
+import { DaemonUnavailable } from './daemon-client.js';
 import { VERSION } from './version.js';
 
 export const USAGE = `termsupervisor ${VERSION}: watches terminal panes running AI coding agents and shells, and tells you
@@ -23,6 +27,12 @@ commands:
   daemon [--port N] [--host ADDR] [--db PATH]
                       the background service: dashboard, API, history, notifications
   dashboard           print a fresh one-time link to the running daemon's dashboard
+  status [--json] [--all] [--no-color]
+                      one line per pane: state (coloured), since when, name, program, needs you, why
+  wait PANE --until done|waiting|idle|failed|running [--timeout S]
+                      block until the pane gets there (exit 0; 1 timeout, 2 no such pane, 3 FAILED for done, 4 closed)
+  doctor [--json]     check the set-up (daemon, token, tmux, iTerm2, hooks, shell integration, notifications,
+                      database, config), each with a fix; exit 1 if a check fails
   replay <file.cast> [--agent A] [--format jsonl|table]
                       run a recording through the detector in virtual time; one line per transition
   classify [--agent A] [file|-]
@@ -56,6 +66,12 @@ export async function main(argv: string[]): Promise<number> {
         return await dashboardCommand(rest);
       case 'hooks':
         return await hooksCommand(rest);
+      case 'status':
+        return await statusCommand(rest);
+      case 'wait':
+        return await waitCommand(rest);
+      case 'doctor':
+        return await doctorCommand(rest);
       case 'hook':
         return await hookCommand(rest);
       case 'task':
@@ -79,6 +95,10 @@ export async function main(argv: string[]): Promise<number> {
     if (e instanceof UsageError) {
       process.stderr.write(`termsupervisor: ${e.message}\n`);
       return 2;
+    }
+    if (e instanceof DaemonUnavailable) {
+      process.stderr.write(`termsupervisor: ${e.message}\n`);
+      return 1;
     }
     if (e instanceof ConfigError || e instanceof CastFormatError) {
       process.stderr.write(`termsupervisor: ${e.message}\n`);

@@ -1,6 +1,6 @@
 // `termsupervisor task start|list|show|stop|resume|retry`: supervised runs, through the running daemon's API.
 import { parseArgs, UsageError, type ParsedArgs } from './args.js';
-import { daemonRequest, daemonUrl } from './daemon-client.js';
+import { daemonAsk, daemonTarget } from './daemon-client.js';
 import type { TaskDetailView, TaskView } from '../web/api-types.js';
 
 export const TASK_USAGE = `usage: termsupervisor task <start|list|show|stop|resume|retry> [options]
@@ -102,8 +102,7 @@ async function start(argv: string[]): Promise<number> {
   if (a.options.has('judge')) body['judge'] = true;
   if (!body['pane']) throw new UsageError('task start needs --pane ID (see termsupervisor status)');
   if (!body['prompt']) throw new UsageError('task start needs --prompt TEXT');
-  const url = daemonUrl(a.options.get('daemon'));
-  const t = await daemonRequest<TaskView>(url, 'POST', '/api/tasks', body);
+  const t = await daemonAsk<TaskView>(daemonTarget(a.options.get('daemon')), 'POST', '/api/tasks', body);
   process.stdout.write(t.id + '\n');
   for (const w of t.warnings) process.stderr.write(`termsupervisor: warning: ${w}\n`);
   return 0;
@@ -117,7 +116,7 @@ async function list(argv: string[]): Promise<number> {
   const limit = a.options.get('limit');
   if (typeof pane === 'string') q.set('pane', pane);
   if (typeof limit === 'string') q.set('limit', limit);
-  const tasks = await daemonRequest<TaskView[]>(daemonUrl(a.options.get('daemon')), 'GET', `/api/tasks${q.size ? `?${q}` : ''}`);
+  const tasks = await daemonAsk<TaskView[]>(daemonTarget(a.options.get('daemon')), 'GET', `/api/tasks${q.size ? `?${q}` : ''}`);
   if (a.options.has('json')) return void process.stdout.write(JSON.stringify(tasks, null, 2) + '\n'), 0;
   if (!tasks.length) return void process.stdout.write('no tasks\n'), 0;
   for (const t of tasks) process.stdout.write(`${t.id}  ${t.status.padEnd(9)}  ${String(t.iterations).padStart(3)} it  ${t.spec.pane}  ${oneLine(t.spec.prompt, 40)}  ${oneLine(t.reason, 60)}\n`);
@@ -128,7 +127,7 @@ async function show(argv: string[]): Promise<number> {
   const a = parseArgs(argv, { values: ['daemon'], flags: ['json', 'help'] });
   if (a.options.has('help')) return void process.stdout.write(TASK_USAGE + '\n'), 0;
   const id = onlyId(a, 'show');
-  const d = await daemonRequest<TaskDetailView>(daemonUrl(a.options.get('daemon')), 'GET', `/api/tasks/${encodeURIComponent(id)}`);
+  const d = await daemonAsk<TaskDetailView>(daemonTarget(a.options.get('daemon')), 'GET', `/api/tasks/${encodeURIComponent(id)}`);
   const t = d.task;
   if (a.options.has('json')) {
     const out = { id: t.id, pane: t.spec.pane, status: t.status, reason: t.reason, reasonCode: t.reasonCode, iterations: t.iterations, tokensUsed: t.tokensUsed, task: t, iterationLog: d.iterations, events: d.events };
@@ -152,7 +151,7 @@ async function act(verb: 'stop' | 'resume', argv: string[]): Promise<number> {
   const a = parseArgs(argv, { values: ['daemon'], flags: ['help'] });
   if (a.options.has('help')) return void process.stdout.write(TASK_USAGE + '\n'), 0;
   const id = onlyId(a, verb);
-  const t = await daemonRequest<TaskView>(daemonUrl(a.options.get('daemon')), 'POST', `/api/tasks/${encodeURIComponent(id)}/${verb}`);
+  const t = await daemonAsk<TaskView>(daemonTarget(a.options.get('daemon')), 'POST', `/api/tasks/${encodeURIComponent(id)}/${verb}`);
   process.stdout.write(`${t.id} ${t.status}\n`);
   return 0;
 }
@@ -169,7 +168,7 @@ async function retry(argv: string[]): Promise<number> {
     if (v === true || !Number.isInteger(n) || n < 1) throw new UsageError(`--${k} must be a whole number ≥ 1`);
     body[k] = n;
   }
-  const t = await daemonRequest<TaskView>(daemonUrl(a.options.get('daemon')), 'POST', `/api/tasks/${encodeURIComponent(id)}/retry`, body);
+  const t = await daemonAsk<TaskView>(daemonTarget(a.options.get('daemon')), 'POST', `/api/tasks/${encodeURIComponent(id)}/retry`, body);
   process.stdout.write(`${t.id} ${t.status} (max ${t.spec.limits.maxIterations} iterations)\n`);
   return 0;
 }

@@ -21,3 +21,8 @@ export function userConfigPath(env: NodeJS.ProcessEnv = process.env): string {
 export function eventLogPath(env: NodeJS.ProcessEnv = process.env): string {
   return join(stateDir(env), 'events.jsonl');
 }
+
+/** The daemon's history database, unless --db says otherwise. */
+export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(stateDir(env), 'history.sqlite');
+}

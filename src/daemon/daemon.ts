@@ -4,7 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import type { Config } from '../config/config.js';
-import { stateDir } from '../config/paths.js';
+import { defaultDbPath } from '../config/paths.js';
 import { HistoryStore } from '../store/history-store.js';
 import { Auth, isLoopbackAddress } from '../web/auth.js';
 import { buildApp, type App } from '../web/build-app.js';
@@ -51,10 +51,6 @@ const WEB_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'web');
 /** Retention is applied at start and then this often (ms). */
 const PRUNE_EVERY_MS = 6 * 3600_000;
 
-export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
-  return join(stateDir(env), 'history.sqlite');
-}
-
 export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
   const env = o.env ?? process.env;
   const d = o.cfg.daemon;
@@ -63,7 +59,8 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
   const loopback = isLoopbackAddress(host);
   const token = loadOrCreateToken(tokenPath(env));
   const auth = new Auth(token, loopback);
-  const store = HistoryStore.open(o.db ?? defaultDbPath(env), {
+  const dbPath = o.db ?? defaultDbPath(env);
+  const store = HistoryStore.open(dbPath, {
     flushMs: d.store_flush_s * 1000,
     retentionDays: d.retention_days,
     onError: (err) => o.log.error({ kind: 'daemon', err: String(err) }, 'history write failed'),
@@ -145,7 +142,7 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
   const bound = typeof addr === 'object' && addr ? addr.port : port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
   const runtimePath = runtimeFilePath(env);
-  writeRuntimeFile({ url, pid: process.pid, startedAt: Date.now(), version: o.version }, runtimePath);
+  writeRuntimeFile({ url, pid: process.pid, startedAt: Date.now(), version: o.version, db: dbPath }, runtimePath);
   const pruneTimer = setInterval(() => store.prune(), PRUNE_EVERY_MS);
   pruneTimer.unref();
   o.log.info({ kind: 'daemon', event: 'started', url, pid: process.pid, loopback }, 'daemon started');

@@ -45,6 +45,8 @@ export class LivePane {
   private readonly origin = Date.now();
   private readonly turns = new TurnTracker();
   private readonly edgeLines: number;
+  /** An OSC 133/633 mark was seen: the shell reports its own commands (Tier 1), `doctor` tells the person. */
+  private shellIntegration = false;
 
   constructor(opts: LivePaneOptions) {
     this.id = opts.id;
@@ -74,6 +76,9 @@ export class LivePane {
     };
     this.monitor.onTransition((tr) => this.onTransition(tr, opts.hooks));
     this.monitor.onScreenChange(() => opts.hooks.screen(this));
+    this.monitor.screen.onSignal((s) => {
+      if ('protocol' in s && (s.protocol === 'osc133' || s.protocol === 'osc633')) this.shellIntegration = true;
+    });
   }
 
   /** Pane-clock seconds now. */
@@ -105,7 +110,7 @@ export class LivePane {
   }
 
   view(): PaneView {
-    return paneView(this.record, this.monitor.screen.edge(this.edgeLines), true);
+    return paneView(this.record, this.monitor.screen.edge(this.edgeLines), true, this.shellIntegration);
   }
 
   /** The source went away; returns the turn it cut short, if one was open. */
@@ -159,7 +164,7 @@ export class LivePane {
 }
 
 /** A pane as the API shows it; `edge` empty for a closed pane. */
-export function paneView(r: PaneRecord, edge: string[], alive: boolean): PaneView {
+export function paneView(r: PaneRecord, edge: string[], alive: boolean, shellIntegration = false): PaneView {
   return {
     id: r.id,
     name: r.name,
@@ -179,5 +184,6 @@ export function paneView(r: PaneRecord, edge: string[], alive: boolean): PaneVie
     alive,
     needsYou: alive && (NEEDS_YOU.has(r.state) || r.stalled),
     edge: alive ? edge.map(redactText) : [],
+    shellIntegration,
   };
 }

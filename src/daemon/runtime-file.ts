@@ -9,6 +9,8 @@ export interface RuntimeInfo {
   pid: number;
   startedAt: number;
   version: string;
+  /** The history database it uses (`doctor` checks that one, whatever --db the daemon was given). */
+  db?: string;
 }
 
 export function runtimeFilePath(env: NodeJS.ProcessEnv = process.env): string {

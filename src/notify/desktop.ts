@@ -23,17 +23,19 @@ export interface DesktopOptions {
   timeoutMs?: number;
 }
 
+/** The program that shows desktop notifications on this platform (`doctor` looks for the same one). */
+export function desktopProgram(platform: NodeJS.Platform = process.platform): 'osascript' | 'notify-send' {
+  return platform === 'darwin' ? 'osascript' : 'notify-send';
+}
+
 /** The desktop channel, or null when this machine has no notifier program. */
 export function desktopChannel(opts: DesktopOptions = {}): NotifyChannel | null {
-  const platform = opts.platform ?? process.platform;
-  const path = opts.path ?? process.env['PATH'] ?? '';
+  const program = desktopProgram(opts.platform ?? process.platform);
   const timeout = opts.timeoutMs ?? DESKTOP_TIMEOUT_MS;
-  if (platform === 'darwin') {
-    const bin = findExecutable('osascript', path);
-    return bin ? { name: 'desktop', send: (n) => run(bin, osascriptArgs(n), timeout) } : null;
-  }
-  const bin = findExecutable('notify-send', path);
-  return bin ? { name: 'desktop', send: (n) => run(bin, notifySendArgs(n), timeout) } : null;
+  const bin = findExecutable(program, opts.path ?? process.env['PATH'] ?? '');
+  if (!bin) return null;
+  const args = program === 'osascript' ? osascriptArgs : notifySendArgs;
+  return { name: 'desktop', send: (n) => run(bin, args(n), timeout) };
 }
 
 export function notifySendArgs(n: Notification): string[] {

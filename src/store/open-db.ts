@@ -57,11 +57,12 @@ function createPrivately(path: string): void {
   }
 }
 
-function userVersion(db: Database.Database): number {
+export function userVersion(db: Database.Database): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
-function checkOurs(db: Database.Database, path: string): void {
+/** Refuses a file that is not ours, or is from a newer build (reads only: works on a read-only connection too). */
+export function checkOurs(db: Database.Database, path: string): void {
   let version: number;
   let appId: number;
   try {

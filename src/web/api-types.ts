@@ -41,6 +41,8 @@ export interface PaneView {
   needsYou: boolean;
   /** The last few rows of the live edge (empty when the pane is closed). */
   edge: string[];
+  /** Shell-integration marks (OSC 133/633, Tier 1) have been seen in this pane since it attached. */
+  shellIntegration: boolean;
 }
 
 export interface TransitionView extends Omit<TransitionRecord, 'paneId'> {

@@ -24,6 +24,12 @@ export function daemonDirs(): DaemonDirs {
   return { dir, env: testEnv(dir), db: join(dir, 'history.sqlite'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** A termsupervisor command line to run, and the directory to run it in. */
+export interface ProgramAt {
+  argv: string[];
+  cwd: string;
+}
+
 export class DaemonProcess {
   readonly child: ChildProcess;
   stdout = '';
@@ -32,15 +38,16 @@ export class DaemonProcess {
   code = '';
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-  constructor(readonly dirs: DaemonDirs, args: string[] = []) {
-    this.child = spawn(process.execPath, [BIN, 'daemon', '--port', '0', '--db', dirs.db, ...args], { cwd: ROOT, env: dirs.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  /** `program`: the command to start (default this checkout's bin); an installed copy is tested this way too. */
+  constructor(readonly dirs: DaemonDirs, args: string[] = [], program: ProgramAt = { argv: [process.execPath, BIN], cwd: ROOT }) {
+    this.child = spawn(program.argv[0]!, [...program.argv.slice(1), 'daemon', '--port', '0', '--db', dirs.db, ...args], { cwd: program.cwd, env: dirs.env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child.stdout!.on('data', (d: Buffer) => (this.stdout += d.toString()));
     this.child.stderr!.on('data', (d: Buffer) => (this.stderr += d.toString()));
     this.exited = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve({ code, signal })));
   }
 
-  static async start(dirs: DaemonDirs, args: string[] = []): Promise<DaemonProcess> {
-    const d = new DaemonProcess(dirs, args);
+  static async start(dirs: DaemonDirs, args: string[] = [], program?: ProgramAt): Promise<DaemonProcess> {
+    const d = new DaemonProcess(dirs, args, program);
     let done = false;
     void d.exited.then(() => (done = true));
     const m = await waitFor('the daemon to print its dashboard link', () => READY.exec(d.stdout) ?? (done ? ({} as RegExpExecArray) : null), () => d.diag());
@@ -92,6 +99,34 @@ export class DaemonProcess {
   runtimeFileExists(): boolean {
     return existsSync(this.runtimeFile);
   }
+}
+
+/** A `run` wrapper without a terminal: its stdin is a pipe the test types into; `out` collects what it prints. */
+export function runWrapper(d: DaemonDirs, args: string[], command: string[]): ChildProcess & { out: string } {
+  const child = spawn(process.execPath, [BIN, 'run', '--log', `${d.dir}/events.jsonl`, ...args, '--', ...command], { cwd: ROOT, env: d.env, stdio: ['pipe', 'pipe', 'pipe'] }) as ChildProcess & { out: string };
+  child.out = '';
+  child.stdout!.on('data', (b: Buffer) => (child.out += b.toString()));
+  child.stderr!.on('data', (b: Buffer) => (child.out += b.toString()));
+  return child;
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a CLI command to its end (`argv[0]` a program, e.g. node with the bin) and collects what it printed. */
+export function runCli(argv: string[], env: Record<string, string>, cwd = ROOT): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const c = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    c.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    c.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    c.on('error', reject);
+    c.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }
 
 /** waitFor for conditions that need an await (an HTTP read); polls until the probe gives a value. */

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/build.js';
 import { BIN, ROOT, waitFor } from './harness.js';
-import { daemonScratch, DaemonProcess, until, type DaemonDirs } from './daemon-harness.js';
+import { daemonScratch, DaemonProcess, runWrapper, until, type DaemonDirs } from './daemon-harness.js';
 import type { PaneView, TransitionView, TurnView } from '../../src/web/api-types.js';
 
 const { cleanups, dirs } = daemonScratch();
@@ -19,12 +19,9 @@ async function daemon(d: DaemonDirs, args: string[] = []): Promise<DaemonProcess
   return p;
 }
 
-/** A `run` wrapper without a terminal: its stdin is a pipe the test types into. */
+/** A `run` wrapper without a terminal, killed after the test. */
 function wrapper(d: DaemonDirs, args: string[], command: string[]): ChildProcess & { out: string } {
-  const child = spawn(process.execPath, [BIN, 'run', '--log', `${d.dir}/events.jsonl`, ...args, '--', ...command], { cwd: ROOT, env: d.env, stdio: ['pipe', 'pipe', 'pipe'] }) as ChildProcess & { out: string };
-  child.out = '';
-  child.stdout!.on('data', (b: Buffer) => (child.out += b.toString()));
-  child.stderr!.on('data', (b: Buffer) => (child.out += b.toString()));
+  const child = runWrapper(d, args, command);
   cleanups.push(() => void child.kill('SIGKILL'));
   return child;
 }

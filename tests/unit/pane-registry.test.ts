@@ -41,7 +41,7 @@ describe('pane registry', () => {
     const { registry: reg } = r;
     reg.open(shellPane());
     expect(reg.panes()).toHaveLength(1);
-    expect(reg.pane('p1')).toMatchObject({ id: 'p1', name: 'bash', state: 'IDLE', alive: true, needsYou: false, rule: 'attach.new', attach: 'run', cols: 80, rows: 24 });
+    expect(reg.pane('p1')).toMatchObject({ id: 'p1', name: 'bash', state: 'IDLE', alive: true, needsYou: false, rule: 'attach.new', attach: 'run', cols: 80, rows: 24, shellIntegration: false });
     expect(r.feed.messages[0]).toMatchObject({ type: 'pane', pane: { id: 'p1', alive: true } });
 
     reg.feed('p1', { kind: 'output', data: promptMarks });
@@ -57,7 +57,7 @@ describe('pane registry', () => {
     expect(reg.transitions('p1', 1)).toHaveLength(1);
 
     const view = reg.pane('p1')!;
-    expect(view).toMatchObject({ state: 'DONE', needsYou: true, alive: true, program: 'shell', tier: 1, source: 'in-band' });
+    expect(view).toMatchObject({ state: 'DONE', needsYou: true, alive: true, program: 'shell', tier: 1, source: 'in-band', shellIntegration: true });
     expect(view.edge.length).toBeGreaterThan(0);
     expect(view.edge.length).toBeLessThanOrEqual(r.cfg.daemon.edge_lines);
     expect(view.edge.join('\n')).toContain('all 12 tests passed');

@@ -30,6 +30,7 @@ import { ControlClient } from './control-client.js';
 import { layoutPanes, type Reply } from './control-protocol.js';
 import { LIST_PANES, LIST_SESSIONS_ARGS, paneName, parsePaneRows, parseSeedState, parseSessionRows, seedBytes, seedCommands, type PaneRow } from './pane-list.js';
 import { tmuxPaneKey, type TmuxSocket } from './tmux-socket.js';
+import { MIN_TMUX_VERSION, tmuxVersionSupported } from './tmux-version.js';
 
 /** Output a control client has not taken for this long pauses that pane for it (tmux `pause-after`), instead of
  * tmux buffering it without bound or holding the pane's program back: a flooding pane cannot stall the daemon,
@@ -44,8 +45,6 @@ export const RECONNECT_MIN_MS = 250;
 export const RECONNECT_MAX_MS = 10_000;
 /** A one-shot tmux command (list-sessions, -V) taking longer is given up: a wedged server must not hang us. */
 const EXEC_TIMEOUT_MS = 5000;
-/** Subscriptions (refresh-client -B) and attach flags need this tmux. */
-const MIN_TMUX_VERSION = 3.2;
 /** Our subscription's name, echoed in each %subscription-changed. */
 const SUB_COMMAND = 'termsupervisor-cmd';
 
@@ -161,9 +160,7 @@ export class TmuxWatcher {
       this.o.log.info({ kind: 'daemon', tmux: this.key, why: v.message }, 'tmux not available: tmux panes are not watched');
       return false;
     }
-    const m = /(\d+)\.(\d+)/.exec(v.lines[0] ?? '');
-    const version = m ? Number(m[1]) + Number(m[2]) / 10 : Infinity; // `tmux next-3.5`, `tmux master`: new
-    if (version < MIN_TMUX_VERSION) {
+    if (!tmuxVersionSupported(v.lines[0] ?? '')) {
       this.o.log.warn({ kind: 'daemon', tmux: this.key, version: v.lines[0] }, `tmux older than ${MIN_TMUX_VERSION}: tmux panes are not watched`);
       return false;
     }

@@ -1,0 +1,61 @@
+// `termsupervisor status`: one line per pane from the running daemon — state (dashboard colours), how long, name
+// and id, program, a "needs you" mark, and the rule and screen line that decided it. --json for scripts.
+import type { PaneView } from '../web/api-types.js';
+import { duration, STALL_ICON, STATE_ICON } from '../web/state-words.js';
+import { parseArgs, UsageError } from './args.js';
+import { colorMode, painter, STATE_COLOR, type Paint } from './colors.js';
+import { DAEMON_OPTION_HELP, daemonJson, daemonTarget } from './daemon-client.js';
+
+export const STATUS_USAGE = `usage: termsupervisor status [--json] [--all] [--no-color] [--daemon URL]
+
+One line per attached pane: state, for how long, name and id, program, "needs you", and why (rule: screen line).
+  --json      the panes as a JSON array (GET /api/panes objects)
+  --all       closed panes from history too
+  --no-color  plain text (also when NO_COLOR is set or the output is not a terminal)
+${DAEMON_OPTION_HELP}
+Exit status: 0, or 1 when no daemon answers.
+examples:
+  termsupervisor status
+  termsupervisor status --json | jq -r '.[] | select(.needsYou) | .name'`;
+
+export async function statusCommand(argv: string[], out: NodeJS.WriteStream = process.stdout): Promise<number> {
+  const a = parseArgs(argv, { values: ['daemon'], flags: ['help', 'json', 'all', 'no-color'] });
+  if (a.options.has('help')) return void out.write(STATUS_USAGE + '\n'), 0;
+  if (a.positional.length) throw new UsageError(`status takes no arguments\n\n${STATUS_USAGE}`);
+  const target = daemonTarget(a.options.get('daemon'));
+  const all = await daemonJson<PaneView[]>(target, '/api/panes');
+  const panes = a.options.has('all') ? all : all.filter((p) => p.alive);
+  if (a.options.has('json')) return void out.write(JSON.stringify(panes, null, 2) + '\n'), 0;
+  const paint = painter(colorMode(out, a.options.has('no-color')));
+  if (panes.length === 0) out.write(`no panes attached to the daemon at ${target.url}: start one with \`termsupervisor run -- <command>\`, or open a tmux pane\n`);
+  for (const line of statusLines(panes, Date.now(), paint)) out.write(line + '\n');
+  const closed = all.length - panes.length;
+  if (closed > 0) out.write(paint('dim', `(${closed} closed pane${closed === 1 ? '' : 's'} in history: --all shows them)`) + '\n');
+  return 0;
+}
+
+/** Max width of the name column: longer names are cut with an ellipsis. */
+const NAME_WIDTH = 20;
+const NEEDS_YOU = '● needs you';
+/** Screen lines are cut to this many characters. */
+const LINE_WIDTH = 60;
+
+export function statusLines(panes: PaneView[], now: number, paint: Paint): string[] {
+  const nameW = Math.min(NAME_WIDTH, Math.max(4, ...panes.map((p) => p.name.length)));
+  const progW = Math.max(7, ...panes.map((p) => p.program.length));
+  return panes.map((p) => {
+    const color = STATE_COLOR[p.state];
+    const state = paint(color, `${STATE_ICON[p.state]} ${p.state.padEnd(16)}`, p.needsYou);
+    const age = duration(now - p.since).padStart(7);
+    const name = cut(p.name, nameW).padEnd(nameW);
+    // A fixed-width "needs you" column keeps the rest aligned; stalled and closed are rarer and go after it.
+    const needs = p.needsYou ? paint(color, NEEDS_YOU, true) : ' '.repeat(NEEDS_YOU.length);
+    const extra = [p.stalled ? paint('stalled', `${STALL_ICON} stalled`) : '', p.alive ? '' : paint('dim', 'closed')];
+    const why = [p.rule, p.line ? JSON.stringify(cut(p.line.trim(), LINE_WIDTH)) : ''].filter(Boolean).join(' ');
+    return [state, age, name, p.program.padEnd(progW), needs, ...extra, why && paint('dim', why), paint('dim', `[${p.id}]`)].filter(Boolean).join('  ');
+  });
+}
+
+function cut(s: string, n: number): string {
+  return s.length > n ? s.slice(0, n - 1) + '…' : s;
+}

@@ -1,0 +1,49 @@
+// The pure parts of `status` and `wait`: a pane's line (columns, marks, colour only when asked) and which pane a
+// PANE argument names (an id, else the one live pane of that name; ambiguity and absence are explained).
+import { describe, expect, it } from 'vitest';
+import { statusLines } from '../../src/cli/status.js';
+import { resolvePane } from '../../src/cli/wait.js';
+import { painter } from '../../src/cli/colors.js';
+import { fakePane } from '../helpers/web-fake-api.js';
+
+const NOW = 1_700_000_000_000;
+
+describe('status lines', () => {
+  it('state, age, name, program, needs-you, why and id, aligned; stalled and closed marked', () => {
+    const lines = statusLines(
+      [
+        fakePane('run-1', { name: 'api', program: 'claude', state: 'DONE', needsYou: true, since: NOW - 42_000, rule: 'claude.done_marker', line: '✻ Churned for 3s' }),
+        fakePane('tmux:default:%1', { name: 'work:0.1', program: 'shell', state: 'RUNNING', stalled: true, since: NOW - 187_000, rule: 'shell.command_running', line: 'npm test' }),
+        fakePane('old', { name: 'old', state: 'IDLE', alive: false, since: NOW - 90_000_000, rule: 'daemon.restarted', line: '' }),
+      ],
+      NOW,
+      painter('none'),
+    );
+    expect(lines[0]).toBe('✓ DONE                  42s  api       claude   ● needs you  claude.done_marker "✻ Churned for 3s"  [run-1]');
+    expect(lines[1]).toBe('◐ RUNNING            3m 07s  work:0.1  shell                 ⚠ stalled  shell.command_running "npm test"  [tmux:default:%1]');
+    expect(lines[2]).toBe('○ IDLE                1d 1h  old       shell                 closed  daemon.restarted  [old]');
+  });
+
+  it('colours the state and the needs-you mark in the dashboard colour of the state', () => {
+    const [line] = statusLines([fakePane('p', { state: 'FAILED', needsYou: true })], NOW, painter('truecolor'));
+    expect(line).toContain('\x1b[1;38;2;248;81;73m✗ FAILED');
+    expect(line).toContain('\x1b[1;38;2;248;81;73m● needs you\x1b[0m');
+  });
+});
+
+describe('wait: which pane', () => {
+  const panes = [fakePane('run-1', { name: 'api' }), fakePane('run-2', { name: 'api', alive: false }), fakePane('run-3', { name: 'twin' }), fakePane('run-4', { name: 'twin' })];
+
+  it('an id, else the one live pane of that name', () => {
+    expect(resolvePane('run-2', panes)).toMatchObject({ id: 'run-2' });
+    expect(resolvePane('api', panes)).toMatchObject({ id: 'run-1' });
+  });
+
+  it('explains an ambiguous or unknown name, listing the panes', () => {
+    expect(resolvePane('twin', panes)).toBe('"twin" names 2 panes: use an id\n  run-3  twin  IDLE\n  run-4  twin  IDLE');
+    const unknown = resolvePane('nope', panes) as string;
+    expect(unknown).toMatch(/^no pane "nope"; known panes \(id, name, state\):/);
+    expect(unknown).toContain('  run-2  api  IDLE (closed)');
+    expect(resolvePane('nope', [])).toBe('no pane "nope": the daemon has no panes');
+  });
+});
