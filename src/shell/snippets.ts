@@ -46,7 +46,7 @@ const BASH = String.raw`if [[ $- == *i* && ${'$'}{TERM-} != dumb ]]; then
   if (( BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 4) )); then
     case ${'$'}{PS0-} in
       *'133;C'*) ;;
-      *) PS0="${'$'}{PS0-}"'${'$'}{__termsupervisor_ps0[__termsupervisor_ran=1]}\e]133;C\a' ;;
+      *) PS0="${'$'}{PS0-}"'${'$'}{__termsupervisor_ps0[__termsupervisor_ran=1]-}\e]133;C\a' ;;
     esac
   fi
 fi`;

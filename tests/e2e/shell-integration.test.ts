@@ -47,17 +47,18 @@ const count = (s: string, re: RegExp) => [...s.matchAll(re)].length;
 const SETUPS: Record<'bash' | 'zsh' | 'fish', (dir: string, file: string) => { argv: string[]; env: Record<string, string>; hookCheck: string; hookSays: RegExp }> = {
   bash: (dir, file) => {
     const rc = join(dir, 'bashrc');
-    writeFileSync(rc, `PS1='$ '\nPROMPT_COMMAND='__mine=$((__mine+1))'\nsource ${file}\nsource ${file}\n`);
+    // set -u: the snippet must not trip over unset variables in a strict shell.
+    writeFileSync(rc, `set -u\nPS1='$ '\n__mine=0\nPROMPT_COMMAND='__mine=$((__mine+1))'\nsource ${file}\nsource ${file}\n`);
     return { argv: ['bash', '--noprofile', '--rcfile', rc, '-i'], env: {}, hookCheck: 'echo "mine=$__mine"', hookSays: /mine=[1-9]/ };
   },
   zsh: (dir, file) => {
     const zdot = join(dir, 'zdot');
     mkdirSync(zdot);
-    writeFileSync(join(zdot, '.zshrc'), `PS1='%% '\nmine_precmd() { __mine=$((__mine+1)); return 7 }\nprecmd_functions+=(mine_precmd)\nsource ${file}\nsource ${file}\n`);
+    writeFileSync(join(zdot, '.zshrc'), `setopt nounset\nPS1='%% '\n__mine=0\nmine_precmd() { __mine=$((__mine+1)); return 7 }\nprecmd_functions+=(mine_precmd)\nsource ${file}\nsource ${file}\n`);
     return { argv: ['zsh', '-d', '-i'], env: { ZDOTDIR: zdot }, hookCheck: 'echo "mine=$__mine"', hookSays: /mine=[1-9]/ };
   },
   fish: (_dir, file) => ({
-    argv: ['fish', '--no-config', '-i', '-C', `function mine --on-event fish_prompt; set -g __mine (math $__mine + 1); end; source ${file}; source ${file}`],
+    argv: ['fish', '--no-config', '-i', '-C', `set -g __mine 0; function mine --on-event fish_prompt; set -g __mine (math $__mine + 1); end; source ${file}; source ${file}`],
     env: {},
     hookCheck: 'echo mine=$__mine',
     hookSays: /mine=[1-9]/,
@@ -97,6 +98,8 @@ describe.each(['bash', 'zsh', 'fish'] as const)('shell-integration %s', (shell) 
     // The person's own prompt hook still ran.
     await w.typeLine(setup.hookCheck);
     await w.waitOutput('the own hook counter', (o) => setup.hookSays.test(o));
+    // No complaint from the shell about the snippet (strict mode, hooks, syntax).
+    expect(w.output, w.diag()).not.toMatch(/unbound variable|parameter not set|command not found|parse error|syntax error|Unknown command/i);
     await w.typeLine('exit');
     await w.exited();
   });
