@@ -231,6 +231,10 @@ export function serviceStatus(ctx: ServiceContext): number {
       ['enabled:  ', 'is-enabled', 'enabled'],
       ['running:  ', 'is-active', 'active'],
     ] as const) {
+      if (verb === 'is-enabled' && text === null) {
+        ctx.out(`${label} no (not installed)`);
+        continue;
+      }
       const r = runTool(ctx, 'systemctl', ['--user', verb, SYSTEMD_UNIT_NAME]);
       const answer = r.stdout.trim();
       if (!r.found) ctx.out(`${label} unknown (systemctl not found: no systemd here?)`);

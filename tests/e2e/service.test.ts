@@ -76,7 +76,10 @@ describe('service on Linux (systemd user unit)', () => {
     expect(existsSync(other)).toBe(true);
     expect(existsSync(h.log)).toBe(true);
     expect(sm.calls()).toEqual(['--user disable --now termsupervisor.service', '--user daemon-reload']);
-    expect((await cli(['service', 'status'], env)).stdout).toMatch(/^installed: no /m);
+    const after = await cli(['service', 'status'], env);
+    expect(after.stdout).toMatch(/^installed: no /m);
+    expect(after.stdout).toMatch(/^enabled: +no \(not installed\)$/m);
+    expect(after.stdout).toMatch(/^running: +no \(inactive\)$/m);
     expect((await cli(['service', 'uninstall'], env)).stdout).toContain('not installed');
   });
 
