@@ -2,15 +2,16 @@
 // HOME/XDG_CONFIG_HOME, against a stand-in systemctl (no systemd runs here) and against none at all; the launchd
 // side through the same code with a stand-in launchctl. Real files, real processes.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { assertBuilt, BIN, ROOT } from './harness.js';
+import { assertBuilt, BIN, ROOT, waitFor } from './harness.js';
 import { fakeServiceManager } from '../helpers/fake-service-manager.js';
 import { installService, serviceStatus, uninstallService, type ServiceContext } from '../../src/service/service-manager.js';
-import { LAUNCHD_LABEL } from '../../src/service/unit-text.js';
+import { execOf, LAUNCHD_LABEL } from '../../src/service/unit-text.js';
 
 const run = promisify(execFile);
 const dirs: string[] = [];
@@ -127,6 +128,55 @@ describe('service on Linux (systemd user unit)', () => {
       const r = await cli(['service', ...args], h.env);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^termsupervisor: /);
+    }
+  });
+});
+
+/** A port nothing listens on right now. */
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+/** The environment systemd would give the unit's process: its own few variables, then the unit's settings. */
+function unitEnv(unit: string, base: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = { ...base };
+  for (const m of unit.matchAll(/^Environment=(.*)$/gm)) {
+    const kv = m[1]!.replace(/^"(.*)"$/, '$1');
+    env[kv.slice(0, kv.indexOf('='))] = kv.slice(kv.indexOf('=') + 1);
+  }
+  for (const m of unit.matchAll(/^UnsetEnvironment=(.*)$/gm)) for (const k of m[1]!.split(' ')) delete env[k];
+  return env;
+}
+
+describe('the daemon the unit starts', () => {
+  it('is found by the person\'s CLI: same token, same runtime file, whether or not the shell has XDG_RUNTIME_DIR', async () => {
+    const h = home();
+    const sm = fakeServiceManager(h.dir, 'systemctl');
+    const port = await freePort();
+    mkdirSync(join(h.dir, 'tmux'), { mode: 0o700 });
+    // The person's shell: no XDG_RUNTIME_DIR (an ssh login without a systemd session), a private tmux dir.
+    const person = { ...sm.env(h.env), TMUX_TMPDIR: join(h.dir, 'tmux') };
+    expect((await cli(['service', 'install', '--port', String(port)], person)).code).toBe(0);
+    const unit = readFileSync(h.unit, 'utf8');
+    const argv = execOf(unit)!;
+    // systemd itself sets XDG_RUNTIME_DIR for a user service; the unit must take it away again.
+    const env = unitEnv(unit, { HOME: h.dir, XDG_RUNTIME_DIR: join(h.dir, 'systemd-run'), TMUX_TMPDIR: join(h.dir, 'tmux') });
+    const daemon = spawn(argv[0]!, argv.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    daemon.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    daemon.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      await waitFor('the daemon to listen', () => out.includes(`http://127.0.0.1:${port}`), () => out);
+      const link = await cli(['dashboard'], person);
+      expect(link.code, link.stderr).toBe(0);
+      expect(link.stdout).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/auth\\?code=`));
+    } finally {
+      daemon.kill('SIGTERM');
+      await waitFor('the daemon to stop', () => daemon.exitCode !== null || daemon.signalCode !== null, () => out);
     }
   });
 });
