@@ -17,7 +17,7 @@ export async function dashboardCommand(argv: string[]): Promise<number> {
   const flag = a.options.get('daemon');
   if (flag === true) throw new UsageError('--daemon needs a URL');
   const url = (flag ?? process.env['TERMSUPERVISOR_DAEMON'] ?? readRuntimeFile()?.url)?.replace(/\/+$/, '');
-  if (!url) throw new UsageError('no running daemon found: start one with `make run` or `termsupervisor daemon`');
+  if (!url) throw new UsageError('no running daemon found: start one with `termsupervisor daemon` (or keep one running: `termsupervisor service install`)');
   const token = readToken();
   if (!token) throw new UsageError('no token found in the XDG config dir: start the daemon once as this user');
   let res: Response;
