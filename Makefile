@@ -36,6 +36,18 @@ test: build
 	    echo "termsupervisor: WARNING: tmux is missing and installing it needs root (sudo apt-get install tmux): the tmux tests will be SKIPPED"; \
 	  fi; \
 	fi
+	@# The shell-integration tests start a real zsh and fish (bash is always there): installed the same way when missing.
+	@for sh in zsh fish; do \
+	  if ! command -v $$sh >/dev/null; then \
+	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	      echo "termsupervisor: installing $$sh for the shell-integration tests (apt-get)"; \
+	      { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$sh >/dev/null; } \
+	        || echo "termsupervisor: WARNING: apt-get could not install $$sh: its shell-integration tests will be SKIPPED"; \
+	    else \
+	      echo "termsupervisor: WARNING: $$sh is missing and installing it needs root (sudo apt-get install $$sh): its shell-integration tests will be SKIPPED"; \
+	    fi; \
+	  fi; \
+	done
 	@# The iTerm2 bridge's own tests: Python 3's unittest with fakes of iterm2 and the daemon, nothing to install.
 	@if command -v python3 >/dev/null; then python3 -m unittest discover -s bridge/tests; \
 	  else echo "termsupervisor: WARNING: python3 is missing: the iTerm2 bridge tests will be SKIPPED"; fi

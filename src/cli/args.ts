@@ -33,6 +33,8 @@ export function parseArgs(argv: string[], spec: { values: string[]; flags: strin
       }
     } else if (a === '-h') {
       options.set('help', true);
+    } else if (a.startsWith('-') && a !== '-') {
+      throw new UsageError(`unknown option ${a}`); // no short options but -h; "-" alone is a file name (stdin)
     } else {
       positional.push(a);
     }

@@ -15,7 +15,12 @@ export const CLASSIFY_USAGE = `usage: termsupervisor classify [--agent auto|clau
 Reads one screen's text (with or without ANSI escapes; stdin when no file or "-") and prints the verdict the
 screen tiers reach, as JSON: {"verdict": working|waiting|ready|failed|unknown, "rule", "line", "program"}.
 The cursor is taken to be where the text ends, as it would be on a terminal.
-example: tmux capture-pane -p -e -t %3 | termsupervisor classify --agent claude`;
+  --agent    program profile (default auto: detected from the text and the title)
+  --title    the window title the pane had (some profiles read it)
+  --config   a config file (default: $XDG_CONFIG_HOME/termsupervisor/config.json if present)
+examples:
+  tmux capture-pane -p -e -t %3 | termsupervisor classify --agent claude
+  termsupervisor classify screen.txt --title '✳ Claude Code'`;
 
 /** Screens are at most this many rows/columns (a pasted log is cut to its last rows). */
 const MAX_ROWS = 200;

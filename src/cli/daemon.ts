@@ -17,6 +17,7 @@ dashboard link on start.
   --db     history database (default: $XDG_STATE_HOME/termsupervisor/history.sqlite)
   --tmux, --no-tmux  watch every tmux pane (default on, config tmux.enabled: when a tmux server runs)
   --tmux-socket      the tmux server to watch: a socket name (tmux -L) or path (tmux -S); implies --tmux
+  --config a config file (default: $XDG_CONFIG_HOME/termsupervisor/config.json if present)
 Files: token in $XDG_CONFIG_HOME/termsupervisor/token (0600), log in $XDG_STATE_HOME/termsupervisor/daemon.log,
 the daemon's address in $XDG_RUNTIME_DIR/termsupervisor/daemon.json.
 examples:

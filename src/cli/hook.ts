@@ -21,7 +21,11 @@ Code, Gemini CLI) or from its last argument (Codex notify), finds its pane ($TER
 0, within a fraction of a second, daemon or not; prints nothing unless --verbose (then to stderr).
   event      the hook event, when the payload does not name it (the installed hooks pass it)
   --daemon   the daemon's URL (default: $TERMSUPERVISOR_DAEMON, else the running daemon's runtime file)
-  --verbose  say on stderr what was sent and what came back`;
+  --verbose  say on stderr what was sent and what came back
+Anything it does not understand (an unknown agent or option, a payload that is not JSON) is ignored: still exit 0.
+examples:
+  echo '{"hook_event_name":"Stop","session_id":"s1"}' | termsupervisor hook claude Stop --verbose
+  termsupervisor hook codex '{"type":"agent-turn-complete"}' --verbose`;
 
 /** The daemon gets this long to accept the event (connect and answer): a hook must not hold the agent up. */
 export const HOOK_POST_TIMEOUT_MS = 300;

@@ -22,7 +22,12 @@ Running it again changes nothing; your other settings stay as they are; the prev
   --dry-run  show what would change, change nothing
   --home     use DIR instead of your home directory (and ignore $CLAUDE_CONFIG_DIR / $CODEX_HOME)
   --command  the termsupervisor program the hooks run (default: this one, ${JSON.stringify(defaultProgram())})
-Exit status: 0 done (or nothing to do), 1 a file was left alone (the reason is printed), 2 usage.`;
+Exit status: 0 done (or nothing to do), 1 a file was left alone (the reason is printed), 2 usage.
+examples:
+  termsupervisor hooks install claude codex gemini --dry-run
+  termsupervisor hooks install all
+  termsupervisor hooks status
+  termsupervisor hooks uninstall all`;
 
 export async function hooksCommand(argv: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
   const a = parseArgs(argv, { values: ['home', 'command'], flags: ['help', 'dry-run'] });

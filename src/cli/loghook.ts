@@ -7,7 +7,8 @@
 //   --kind K,…    only these kinds: transition signal suppressed hook pane notify daemon http
 //                 (pane_start and pane_exit of the run log count as pane)
 //   --no-follow   print what is there and exit (--once is the same)
-// By default both the run event log and the daemon log are followed; either may not exist (yet).
+// By default the run event log, the daemon log and the service log (its stdout/stderr under a service manager) are
+// followed; any may not exist (yet).
 //
 // Prints what is already there, then polls for appends. Waits for a log that does not exist yet, starts over when
 // it is truncated, follows it when it is rotated (renamed and recreated: the rest of the old file is read first),
@@ -16,7 +17,7 @@ import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { pathToFileURL } from 'node:url';
 import { eventLogPath } from '../config/paths.js';
-import { daemonLogPath, LOG_KINDS } from '../daemon/logger.js';
+import { daemonLogPath, LOG_KINDS, serviceLogPath } from '../daemon/logger.js';
 import { clock, formatEventLine, str } from './event-format.js';
 
 /** How often the logs are checked for appends: a person watching does not notice a quarter second. */
@@ -213,7 +214,7 @@ export function parseLoghookArgs(argv: string[], env: NodeJS.ProcessEnv = proces
         files.push(a);
     }
   }
-  return { files: files.length ? files : [eventLogPath(env), daemonLogPath(env)], follow, pane, kinds };
+  return { files: files.length ? files : [eventLogPath(env), daemonLogPath(env), serviceLogPath(env)], follow, pane, kinds };
 }
 
 // ---- One line -----------------------------------------------------------------------------------------------
@@ -298,10 +299,11 @@ function isoOf(t: unknown): string {
 
 // ---- The command --------------------------------------------------------------------------------------------
 
-export async function loghook(argv: string[]): Promise<number> {
+/** `who` names the command in its messages: `make loghook` or `termsupervisor logs` (src/cli/logs.ts). */
+export async function loghook(argv: string[], who: { name: string; usage: string } = { name: 'loghook', usage: USAGE }): Promise<number> {
   const opts = parseLoghookArgs(argv);
   if ('error' in opts) {
-    process.stderr.write(`loghook: ${opts.error}\n${USAGE}\n`);
+    process.stderr.write(`${who.name}: ${opts.error}\n${who.usage}\n`);
     return 2;
   }
   const colour = Boolean(process.stdout.isTTY) && !process.env['NO_COLOR'];
@@ -316,11 +318,11 @@ export async function loghook(argv: string[]): Promise<number> {
     const found = tails.map((t) => t.poll()).some(Boolean);
     if (!opts.follow) {
       for (const t of tails) t.close();
-      if (!found) process.stderr.write(`loghook: no log at ${opts.files.join(' or ')}\n`);
+      if (!found) process.stderr.write(`${who.name}: no log at ${opts.files.join(' or ')}\n`);
       return found ? 0 : 1;
     }
     if (!found && !announced) {
-      process.stderr.write(`loghook: waiting for ${opts.files.join(' or ')} (start a pane with 'termsupervisor run -- <command>')\n`);
+      process.stderr.write(`${who.name}: waiting for ${opts.files.join(' or ')} (start a pane with 'termsupervisor run -- <command>')\n`);
       announced = true;
     }
     await new Promise((r) => setTimeout(r, POLL_MS));

@@ -15,6 +15,10 @@ import { waitCommand } from './wait.js';
 import { doctorCommand } from './doctor.js';
 import { DaemonUnavailable } from './daemon-client.js';
 import { VERSION } from './version.js';
+import { serviceCommand } from './service.js';
+import { logsCommand } from './logs.js';
+import { shellIntegrationCommand } from './shell-integration.js';
+import { EXAMPLES, helpHint, SETUP_COMMANDS } from './help.js';
 
 export const USAGE = `termsupervisor ${VERSION}: watches terminal panes running AI coding agents and shells, and tells you
 when one needs you (DONE, FAILED, WAITING_APPROVAL, stalled) or is still working.
@@ -22,11 +26,13 @@ when one needs you (DONE, FAILED, WAITING_APPROVAL, stalled) or is still working
 usage: termsupervisor <command> [options]
 
 commands:
-  run [--name N] [--agent A] [--record file.cast] [--log PATH] -- <command...>
+  run [--name N] [--agent A] [--record file.cast] [--log PATH] [--cols N] [--rows N] [--daemon URL | --no-daemon]
+      -- <command...>
                       run a command in a watched pane, transparently; transitions go to the event log
-  daemon [--port N] [--host ADDR] [--db PATH]
+  daemon [--port N] [--host ADDR] [--db PATH] [--tmux | --no-tmux] [--tmux-socket NAME|PATH]
                       the background service: dashboard, API, history, notifications
-  dashboard           print a fresh one-time link to the running daemon's dashboard
+  dashboard [--daemon URL]
+                      print a fresh one-time link to the running daemon's dashboard
   status [--json] [--all] [--no-color]
                       one line per pane: state (coloured), since when, name, program, needs you, why
   wait PANE --until done|waiting|idle|failed|running [--timeout S]
@@ -35,19 +41,23 @@ commands:
                       database, config), each with a fix; exit 1 if a check fails
   replay <file.cast> [--agent A] [--format jsonl|table]
                       run a recording through the detector in virtual time; one line per transition
-  classify [--agent A] [file|-]
+  classify [--agent A] [--title TEXT] [file|-]
                       classify one screen's text: {verdict, rule, line} ("why does it think that?")
   hooks install|uninstall|status <claude|codex|gemini|all> [--dry-run] [--home DIR]
                       let the agents report their own turns (their hooks run 'termsupervisor hook')
-  task start|list|show|stop|resume|retry ...
+  task start|list|show|stop|resume|retry ... [--daemon URL]
                       supervised runs: drive a pane to a goal and stop by itself (task --help)
-  hook <claude|codex|gemini> [event]
+  hook <claude|codex|gemini> [event] [--daemon URL] [--verbose]
                       what those hooks run: sends one hook event to the daemon; always exits 0
+${SETUP_COMMANDS}
   help [command]      this text, or a command's options
-  version             print the version
+  version             print the version (also --version, -V)
 
   A (--agent): auto (default) | claude | codex | gemini | shell | generic
-  every command takes --config PATH (default: $XDG_CONFIG_HOME/termsupervisor/config.json if present)`;
+  run, daemon, replay and classify take --config PATH (default: $XDG_CONFIG_HOME/termsupervisor/config.json
+  if present); every command takes --help
+
+${EXAMPLES}`;
 
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
@@ -76,6 +86,12 @@ export async function main(argv: string[]): Promise<number> {
         return await hookCommand(rest);
       case 'task':
         return await taskCommand(rest);
+      case 'service':
+        return await serviceCommand(rest);
+      case 'logs':
+        return await logsCommand(rest);
+      case 'shell-integration':
+        return await shellIntegrationCommand(rest);
       case 'version':
       case '--version':
       case '-V':
@@ -93,7 +109,7 @@ export async function main(argv: string[]): Promise<number> {
     }
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`termsupervisor: ${e.message}\n`);
+      process.stderr.write(`termsupervisor: ${helpHint(cmd, e.message)}\n`);
       return 2;
     }
     if (e instanceof DaemonUnavailable) {

@@ -11,7 +11,10 @@ export const REPLAY_USAGE = `usage: termsupervisor replay <file.cast> [--agent a
 Runs a recording through the whole pipeline in virtual time and prints one line per state transition.
   --agent    program profile (default auto: detected from the screen and title)
   --format   jsonl (default; {"t","state","from","tier","rule","line",...}) or table
-example: termsupervisor replay session.cast --format table`;
+  --config   a config file (default: $XDG_CONFIG_HOME/termsupervisor/config.json if present)
+examples:
+  termsupervisor replay session.cast --format table
+  termsupervisor replay session.cast --agent codex --format jsonl`;
 
 export async function replayCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
   const a = parseArgs(argv, { values: ['agent', 'format', 'config'], flags: ['help'] });

@@ -29,11 +29,12 @@ export const RUN_USAGE = `usage: termsupervisor run [--name N] [--agent A] [--re
 
 Runs a command in a watched pseudo-terminal. Use it exactly as without the wrapper: keys, output, resizes, Ctrl-C
 and the exit code pass through. Each state transition (IDLE, RUNNING, LONG_RUNNING, WAITING_APPROVAL, DONE, FAILED)
-is appended as one JSON line to the event log; follow it with 'make loghook'.
+is appended as one JSON line to the event log; follow it with 'termsupervisor logs --follow'.
   --name     the pane's name in the log (default: the command's name)
   --agent    auto (default) | claude | codex | gemini | shell | generic: which profile reads the screen
   --record   also save the session as an asciicast v2 file (replay it with 'termsupervisor replay')
   --log      event log path (default: $XDG_STATE_HOME/termsupervisor/events.jsonl)
+  --config   a config file (default: $XDG_CONFIG_HOME/termsupervisor/config.json if present)
   --cols/--rows  initial pty size (default: the terminal's, or 80x24 without one)
   --daemon   join this daemon (default: $TERMSUPERVISOR_DAEMON, else the running daemon, found through its
              runtime file); the pane then shows on its dashboard. Without a daemon the wrapper runs standalone.

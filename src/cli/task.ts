@@ -38,7 +38,7 @@ examples:
   termsupervisor task start --pane api --prompt "fix the lint errors" --until "0 problems" --fail "FATAL"
   termsupervisor task show t-1a2b3c4d --json`;
 
-const START_VALUES = [
+export const START_VALUES = [
   'pane', 'prompt', 'goal', 'until', 'success', 'fail', 'success-word', 'fail-word', 'region', 'check', 'cwd', 'continue', 'approve',
   'max-iterations', 'max-runtime', 'heartbeat', 'on-stall', 'max-failures', 'cooldown', 'max-per-hour', 'budget', 'loop-turns',
   'reflect-every', 'risk-threshold',
@@ -62,6 +62,7 @@ const STRINGS: Record<string, string> = { pane: 'pane', prompt: 'prompt', goal: 
 export async function taskCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') return void process.stdout.write(TASK_USAGE + '\n'), 0;
+  if (sub.startsWith('-')) throw new UsageError(`unknown option ${sub} (options go after the subcommand: task start --pane …)`);
   switch (sub) {
     case 'start':
       return start(rest);

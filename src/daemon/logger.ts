@@ -42,6 +42,14 @@ export function daemonLogPath(env: NodeJS.ProcessEnv = process.env): string {
   return join(stateDir(env), 'daemon.log');
 }
 
+/**
+ * Where a service manager (`termsupervisor service install`: systemd, launchd) appends the daemon's stdout and
+ * stderr: its start lines and anything it dies with before the log above is open. Plain text, not JSON.
+ */
+export function serviceLogPath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(stateDir(env), 'service.log');
+}
+
 export interface LoggerOptions {
   file: string;
   level: string;

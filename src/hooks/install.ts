@@ -1,9 +1,10 @@
 // Installs and removes termsupervisor's hooks in each agent's own settings file: where the file is, what goes in it
 // (src/hooks/settings-json.ts, src/hooks/codex-toml.ts decide the edit), and writing it safely: a timestamped
 // backup of the previous version, then an atomic replace that keeps the file's mode (and writes through a symlink).
-import { chmodSync, constants, copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeWithBackup } from '../config/write-with-backup.js';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { CLAUDE_EVENTS, CLAUDE_TOOL_EVENTS, GEMINI_EVENTS, type HookAgent } from './agents.js';
 import { installedEvents, installJsonHooks, uninstallJsonHooks, type EditResult, type JsonHookSpec } from './settings-json.js';
 import { currentNotify, installCodexNotify, isOurArgv, uninstallCodexNotify } from './codex-toml.js';
@@ -12,8 +13,6 @@ import { currentNotify, installCodexNotify, isOurArgv, uninstallCodexNotify } fr
 export const CLAUDE_HOOK_TIMEOUT_S = 5;
 /** The same bound for Gemini CLI, which counts in milliseconds. */
 export const GEMINI_HOOK_TIMEOUT_MS = 5000;
-/** A settings file we create holds the person's configuration: owner-only. */
-const NEW_FILE_MODE = 0o600;
 
 export interface HookPlaces {
   /** Stands in for the home directory (tests, a second account); the agents' own variables are then ignored. */
@@ -70,25 +69,7 @@ export function planUninstall(agent: HookAgent, places: HookPlaces = {}): Plan {
 /** Writes a changed plan: backs up the file as it was (when there was one), then replaces it. Returns the backup. */
 export function applyPlan(plan: Plan, now: Date = new Date()): { backup: string | null } {
   if (plan.result.status !== 'changed') return { backup: null };
-  const target = existsSync(plan.file) && lstatSync(plan.file).isSymbolicLink() ? realpathSync(plan.file) : plan.file;
-  mkdirSync(dirname(target), { recursive: true });
-  let backup: string | null = null;
-  let mode = NEW_FILE_MODE;
-  if (plan.before !== null && existsSync(target)) {
-    mode = statSync(target).mode & 0o777;
-    backup = backupName(plan.file, now);
-    copyFileSync(target, backup, constants.COPYFILE_EXCL);
-  }
-  const tmp = `${target}.termsupervisor-tmp-${process.pid}`;
-  try {
-    writeFileSync(tmp, plan.result.text, { mode });
-    chmodSync(tmp, mode); // the umask may have narrowed it
-    renameSync(tmp, target);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
-  return { backup };
+  return writeWithBackup(plan.file, plan.before, plan.result.text, now);
 }
 
 export interface AgentStatus {
@@ -150,15 +131,6 @@ function read(file: string): string | null {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
-  }
-}
-
-/** `settings.json.termsupervisor-backup-20260102T030405`, with -2, -3… when that exists already. */
-function backupName(file: string, now: Date): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, '');
-  for (let n = 1; ; n++) {
-    const name = `${file}.termsupervisor-backup-${stamp}${n > 1 ? `-${n}` : ''}`;
-    if (!existsSync(name)) return name;
   }
 }
 

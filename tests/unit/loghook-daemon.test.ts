@@ -64,8 +64,8 @@ function render(file: string, argv: string[], colour = false): string[] {
 }
 
 describe('loghook arguments', () => {
-  it('follows both logs by default', () => {
-    expect(opts([])).toEqual({ files: ['/xdg/termsupervisor/events.jsonl', '/xdg/termsupervisor/daemon.log'], follow: true, pane: null, kinds: null });
+  it('follows the run log, the daemon log and the service log by default', () => {
+    expect(opts([])).toEqual({ files: ['/xdg/termsupervisor/events.jsonl', '/xdg/termsupervisor/daemon.log', '/xdg/termsupervisor/service.log'], follow: true, pane: null, kinds: null });
   });
 
   it('takes --file (repeatable, or a bare path), --pane, --kind, --no-follow / --once', () => {
