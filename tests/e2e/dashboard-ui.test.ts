@@ -145,7 +145,7 @@ describe.skipIf(BROWSER_MISSING)('dashboard (stand-in daemon)', () => {
     await load();
     await card('r').locator('.open').press('Enter');
     await page.locator('#detail-ack').click();
-    await page.locator('#detail-ack-msg', { hasText: 'read-only — open the link `make run` printed' }).waitFor();
+    await page.locator('#detail-ack-msg', { hasText: 'read-only — open the link the daemon printed' }).waitFor();
     await page.locator('#banner', { hasText: 'read-only' }).waitFor();
   });
 

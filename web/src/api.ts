@@ -15,7 +15,7 @@ export class HttpError extends Error {
   }
 }
 
-export const READ_ONLY = 'read-only — open the link `make run` printed';
+export const READ_ONLY = 'read-only — open the link the daemon printed, or a new one from `termsupervisor dashboard`';
 
 export function isAuthError(e: unknown): boolean {
   return e instanceof HttpError && (e.status === 401 || e.status === 403);
