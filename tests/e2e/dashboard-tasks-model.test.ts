@@ -1,7 +1,7 @@
 // The dashboard's pure task logic (no browser): which buttons a status offers, which live changes alert (and never
 // what had ended before the page looked), which task drives a pane, the form's request, the merged timeline.
 import { describe, expect, it } from 'vitest';
-import { canResume, canRetry, canStop, drivesPane, eventAlert, mergeEvents, progress, TaskAlerts, taskAlert, taskAlertText, TaskIndex, taskRequest, type TaskStatus } from '../../web/src/task-model.js';
+import { canResume, canRetry, canStop, drivesPane, mergeEvents, progress, TaskAlerts, taskAlert, taskAlertText, TaskIndex, taskRequest, type TaskStatus } from '../../web/src/task-model.js';
 import { defaults, parseSettings } from '../../web/src/settings.js';
 import type { TaskEventView, TaskView } from '../../src/web/api-types.js';
 
@@ -45,9 +45,6 @@ describe('dashboard tasks model', () => {
     expect(taskAlert('PENDING', { status: 'RUNNING' })).toBeNull();
     expect(taskAlert('PAUSED', { status: 'PAUSED' })).toBeNull(); // saved again, same status
     expect(taskAlert(undefined, { status: 'FINISHED' })).toBe('task_finished'); // new since the page loaded, ended live
-    // an approval the task may not answer waits on the person while the task stays RUNNING (the daemon notifies it)
-    expect(eventAlert({ kind: 'approval_waiting' })).toBe('task_needs');
-    expect(['approved', 'sent', 'paused', 'finished'].map((kind) => eventAlert({ kind }))).toEqual([null, null, null, null]);
   });
 
   it('alerts never fire for what had ended before the page looked, once per change, and never for a stale copy', () => {
@@ -69,7 +66,6 @@ describe('dashboard tasks model', () => {
   it('alert text names the pane, the reason and the prompt', () => {
     const t = task('t', { status: 'EXHAUSTED', reason: '2 of 2 iterations used', iterations: 2 });
     expect(taskAlertText('task_needs', t, 'api')).toEqual({ title: 'Task on api needs you (EXHAUSTED)', body: '2 of 2 iterations used · 2 iterations · do it' });
-    expect(taskAlertText('task_needs', t, 'api', 'approval').title).toBe('Task on api needs you (approval)');
     expect(taskAlertText('task_finished', task('t', { status: 'FINISHED', reason: 'check passed', iterations: 1 }), 'api').title).toBe('Task on api finished');
   });
 

@@ -37,11 +37,11 @@ export class Alerts {
   }
 
   /** A task finished, or needs the person: a tone of its own, and a notification naming the pane and the reason. */
-  onTask(kind: TaskAlert, t: TaskView, pane: PaneView | undefined, approval?: { at: number; detail: string }): void {
+  onTask(kind: TaskAlert, t: TaskView, pane: PaneView | undefined): void {
     const s = this.settings();
     if (!s.kinds[kind]) return;
-    const { title, body } = taskAlertText(kind, approval ? { ...t, reason: approval.detail } : t, pane?.name || t.spec.pane, approval ? 'approval' : t.status);
-    this.logLine(approval?.at ?? t.updatedAt, `${title}: ${approval?.detail ?? t.reason}`, kind, !s.muted && playTone(kind, s.volume) ? kind : 'silent');
+    const { title, body } = taskAlertText(kind, t, pane?.name || t.spec.pane);
+    this.logLine(t.updatedAt, `${title}: ${t.reason}`, kind, !s.muted && playTone(kind, s.volume) ? kind : 'silent');
     if (s.notify && document.visibilityState === 'hidden') notify(title, body, `task:${t.id}`, () => this.openPane(t.spec.pane));
   }
 

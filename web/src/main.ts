@@ -10,7 +10,7 @@ import { wsUrl } from './reconnect.js';
 import { settingsPanel } from './settings-panel.js';
 import { unlockAudio } from './sound.js';
 import { Stats } from './stats.js';
-import { eventAlert, TaskAlerts, TaskIndex } from './task-model.js';
+import { TaskAlerts, TaskIndex } from './task-model.js';
 import { TaskPanel } from './tasks.js';
 
 const board = new Board(byId('cards'), byId('empty'), (id) => detail.open(id));
@@ -97,10 +97,8 @@ function onMessage(m: WsMessage): void {
       break;
     }
     case 'task_event': {
+      // An approval the task may not answer alerts as the pane's own WAITING_APPROVAL: one alert, not two.
       detail.tasks.onEvent(m.event);
-      const t = taskIndex.get(m.event.taskId);
-      const kind = eventAlert(m.event);
-      if (kind && t) alerts.onTask(kind, t, board.get(t.spec.pane), m.event);
       break;
     }
     case 'pane':

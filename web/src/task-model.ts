@@ -59,17 +59,9 @@ export class TaskAlerts {
   }
 }
 
-/**
- * A timeline event that needs the person while the task keeps its status: an approval the task may not answer
- * itself (the daemon notifies it too). Events are never replayed, so each is news once.
- */
-export function eventAlert(e: Pick<TaskEventView, 'kind'>): TaskAlert | null {
-  return e.kind === 'approval_waiting' ? 'task_needs' : null;
-}
-
-/** The notification's title and body; `why` names the cause when it is not the status (an approval). */
-export function taskAlertText(kind: TaskAlert, t: Pick<TaskView, 'status' | 'reason' | 'iterations' | 'spec'>, paneName: string, why: string = t.status): { title: string; body: string } {
-  const what = kind === 'task_finished' ? 'finished' : `needs you (${why})`;
+/** The notification's title and body. */
+export function taskAlertText(kind: TaskAlert, t: Pick<TaskView, 'status' | 'reason' | 'iterations' | 'spec'>, paneName: string): { title: string; body: string } {
+  const what = kind === 'task_finished' ? 'finished' : `needs you (${t.status})`;
   return { title: `Task on ${paneName} ${what}`, body: `${t.reason || t.status} · ${t.iterations} iteration${t.iterations === 1 ? '' : 's'} · ${t.spec.prompt}` };
 }
 
