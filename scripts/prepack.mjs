@@ -31,15 +31,16 @@ const mtime = (f) => statSync(f).mtimeMs;
 function staleness() {
   const src = join(root, 'src');
   const dist = join(root, 'dist');
-  for (const ts of files(src, (n) => n.endsWith('.ts') && !n.endsWith('.d.ts'))) {
-    const js = join(dist, relative(src, ts)).replace(/\.ts$/, '.js');
-    if (!existsSync(js)) return { why: `${relative(root, js)} is missing` };
-    if (mtime(js) < mtime(ts)) return { why: `${relative(root, ts)} is newer than ${relative(root, js)}` };
-  }
+  // Orphans first: whatever else is stale, a build that leaves them would still ship them.
   for (const js of files(dist, (n) => n.endsWith('.js'))) {
     const rel = relative(dist, js);
     if (rel.startsWith('web/') && WEB_OUTPUTS.includes(rel.slice(4))) continue;
     if (!existsSync(join(src, rel).replace(/\.js$/, '.ts'))) return { why: `${relative(root, js)} has no source any more`, clean: true };
+  }
+  for (const ts of files(src, (n) => n.endsWith('.ts') && !n.endsWith('.d.ts'))) {
+    const js = join(dist, relative(src, ts)).replace(/\.ts$/, '.js');
+    if (!existsSync(js)) return { why: `${relative(root, js)} is missing` };
+    if (mtime(js) < mtime(ts)) return { why: `${relative(root, ts)} is newer than ${relative(root, js)}` };
   }
   const webOut = WEB_OUTPUTS.map((n) => join(dist, 'web', n));
   const missing = webOut.find((f) => !existsSync(f));

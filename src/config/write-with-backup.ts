@@ -1,10 +1,20 @@
 // Replacing a file of the person's (an agent's settings, a shell rc file) safely: a timestamped backup of the
 // previous version first, then an atomic replace that keeps the file's mode and writes through a symlink.
-import { chmodSync, constants, copyFileSync, existsSync, lstatSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, constants, copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /** A file we create holds the person's configuration: owner-only unless told otherwise. */
 const NEW_FILE_MODE = 0o600;
+
+/** The file's text, or null when there is none yet (any other failure is thrown). */
+export function readOrNull(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
 
 /** Writes `text` to `file`; when `before` is not null and the file exists, backs it up first. Returns the backup. */
 export function writeWithBackup(file: string, before: string | null, text: string, now: Date = new Date(), newMode = NEW_FILE_MODE): { backup: string | null } {

@@ -1,8 +1,7 @@
 // Installs and removes termsupervisor's hooks in each agent's own settings file: where the file is, what goes in it
 // (src/hooks/settings-json.ts, src/hooks/codex-toml.ts decide the edit), and writing it safely: a timestamped
 // backup of the previous version, then an atomic replace that keeps the file's mode (and writes through a symlink).
-import { readFileSync } from 'node:fs';
-import { writeWithBackup } from '../config/write-with-backup.js';
+import { readOrNull, writeWithBackup } from '../config/write-with-backup.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CLAUDE_EVENTS, CLAUDE_TOOL_EVENTS, GEMINI_EVENTS, type HookAgent } from './agents.js';
@@ -52,7 +51,7 @@ export function hookCommandLine(program: string, agent: HookAgent, event: string
 
 export function planInstall(agent: HookAgent, program: string, places: HookPlaces = {}): Plan {
   const file = settingsFile(agent, places);
-  const before = read(file);
+  const before = readOrNull(file);
   let result: EditResult;
   if (agent === 'codex') result = installCodexNotify(before, program);
   else result = installJsonHooks(before, jsonSpec(agent, program));
@@ -61,7 +60,7 @@ export function planInstall(agent: HookAgent, program: string, places: HookPlace
 
 export function planUninstall(agent: HookAgent, places: HookPlaces = {}): Plan {
   const file = settingsFile(agent, places);
-  const before = read(file);
+  const before = readOrNull(file);
   const result = agent === 'codex' ? uninstallCodexNotify(before) : uninstallJsonHooks(before);
   return { agent, file, action: 'uninstall', before, result, warnings: [] };
 }
@@ -86,7 +85,7 @@ export interface AgentStatus {
 
 export function hookStatus(agent: HookAgent, places: HookPlaces = {}): AgentStatus {
   const file = settingsFile(agent, places);
-  const text = read(file);
+  const text = readOrNull(file);
   if (agent === 'codex') {
     const argv = currentNotify(text);
     const ours = Array.isArray(argv) && isOurArgv(argv);
@@ -123,15 +122,6 @@ function geminiWarnings(text: string | null): string[] {
     // refused elsewhere
   }
   return [];
-}
-
-function read(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
 }
 
 /** The program path as one shell word. */

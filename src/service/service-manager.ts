@@ -2,11 +2,12 @@
 // systemd (`systemctl --user`) or launchd (`launchctl`), and reports honestly what it could and could not do. The
 // service manager is only asked, never assumed: when it is missing or unreachable, the person is told what to run.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serviceLogPath } from '../daemon/logger.js';
+import { readOrNull } from '../config/write-with-backup.js';
 import { execOf, LAUNCHD_LABEL, launchdPlist, SYSTEMD_UNIT_NAME, systemdUnit, WRITTEN_BY, type ServiceSpec } from './unit-text.js';
 
 export type Platform = 'linux' | 'darwin';
@@ -244,13 +245,4 @@ export function serviceStatus(ctx: ServiceContext): number {
   }
   ctx.out(`output:    ${serviceLogPath(ctx.env)} (and the daemon's log beside it: termsupervisor logs)`);
   return 0;
-}
-
-function readOrNull(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
 }

@@ -1,10 +1,9 @@
 // `shell-integration --install`: puts the snippet into the person's rc file once. The block between our marker
 // lines is ours: absent, it is appended; present and current, nothing changes; present but older, it is replaced
 // in place. The rc file as it was is backed up first (src/config/write-with-backup.ts).
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { writeWithBackup } from '../config/write-with-backup.js';
+import { readOrNull, writeWithBackup } from '../config/write-with-backup.js';
 import { BEGIN_MARK, END_MARK, snippet, type Shell } from './snippets.js';
 
 /** A new rc file gets the usual mode of one (the person's shell reads it; nothing secret in it). */
@@ -50,13 +49,4 @@ export function installInRc(shell: Shell, file: string, now = new Date()): RcIns
   if (edit.status === 'unchanged') return { file, status: 'unchanged', backup: null };
   const { backup } = writeWithBackup(file, before, edit.text, now, NEW_RC_MODE);
   return { file, status: edit.how, backup };
-}
-
-function readOrNull(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
 }

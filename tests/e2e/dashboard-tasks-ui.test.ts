@@ -4,13 +4,12 @@
 // API contract): the cards' task badge, no alert for what ended before the page loaded, live timeline and status
 // from the feed with a tone per kind, text from terminals shown as text, the daemon's 400 problems under the form,
 // read-only refusals, and a daemon without tasks. Waits are for the DOM, never for time.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { BROWSER_MISSING, launchBrowser, type Browser } from '../helpers/browser.js';
-import { ensureWebBuilt } from '../helpers/browser-build.js';
+import { BROWSER_MISSING } from '../helpers/browser.js';
+import { standInDashboard } from '../helpers/stand-in-dashboard.js';
 import { FakeDaemon, paneView, taskView } from '../helpers/browser-fake-daemon.js';
 
-let browser: Browser;
 let daemon: FakeDaemon;
 let page: Page;
 
@@ -19,25 +18,11 @@ const row = (id: string) => page.locator(`#task-list li[data-id="${id}"]`);
 const alertKinds = () => page.$$eval('#alert-log li', (lis) => lis.map((li) => [(li as HTMLElement).dataset.kind, li.textContent ?? '']));
 
 describe.skipIf(BROWSER_MISSING)('dashboard tasks (stand-in daemon)', () => {
-  beforeAll(async () => {
-    ensureWebBuilt();
-    browser = await launchBrowser();
-    page = browser.page;
+  const standIn = standInDashboard();
+  beforeEach(() => {
+    ({ page, daemon } = standIn);
   });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  beforeEach(async () => {
-    daemon = await FakeDaemon.start();
-  });
-  afterEach(async () => {
-    await daemon.close();
-  });
-
-  async function load(): Promise<void> {
-    await page.goto(daemon.url + '/');
-    await page.locator('#conn[data-conn="live"]').waitFor();
-  }
+  const load = () => standIn.load();
 
   async function openPane(id: string): Promise<void> {
     await card(id).locator('.open').click();

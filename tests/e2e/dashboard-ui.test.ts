@@ -3,13 +3,12 @@
 // The dashboard in a real browser against a stand-in daemon (tests/helpers/browser-fake-daemon.ts, typed by the
 // API contract): ordering, live updates that touch only the changed card, alerts only on live transitions, the
 // detail view, read-only acks, the stats view, reconnecting, remembered settings, and 100 panes.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { BROWSER_MISSING, launchBrowser, type Browser } from '../helpers/browser.js';
-import { ensureWebBuilt } from '../helpers/browser-build.js';
+import { BROWSER_MISSING } from '../helpers/browser.js';
+import { standInDashboard } from '../helpers/stand-in-dashboard.js';
 import { FakeDaemon, paneView } from '../helpers/browser-fake-daemon.js';
 
-let browser: Browser;
 let daemon: FakeDaemon;
 let page: Page;
 
@@ -17,25 +16,11 @@ const cardIds = () => page.$$eval('#cards > li', (lis) => lis.map((li) => (li as
 const card = (id: string) => page.locator(`#cards > li[data-id="${id}"]`);
 
 describe.skipIf(BROWSER_MISSING)('dashboard (stand-in daemon)', () => {
-  beforeAll(async () => {
-    ensureWebBuilt();
-    browser = await launchBrowser();
-    page = browser.page;
+  const standIn = standInDashboard();
+  beforeEach(() => {
+    ({ page, daemon } = standIn);
   });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  beforeEach(async () => {
-    daemon = await FakeDaemon.start();
-  });
-  afterEach(async () => {
-    await daemon.close();
-  });
-
-  async function load(): Promise<void> {
-    await page.goto(daemon.url + '/');
-    await page.locator('#conn[data-conn="live"]').waitFor();
-  }
+  const load = () => standIn.load();
 
   it('shows the empty state with how to add a pane, then a card as soon as one joins', async () => {
     await load();
