@@ -30,9 +30,9 @@ export interface TaskRig {
 export function taskScratch() {
   const s = daemonScratch();
 
-  async function daemon(d: DaemonDirs, tasks: Record<string, unknown> = {}): Promise<DaemonProcess> {
+  async function daemon(d: DaemonDirs, tasks: Record<string, unknown> = {}, notify: Record<string, unknown> = {}): Promise<DaemonProcess> {
     const cfg = join(d.dir, 'config.json');
-    if (!existsSync(cfg)) writeFileSync(cfg, JSON.stringify({ notify: { desktop: false }, tmux: { enabled: false }, tasks: { ...TEST_TASKS, ...tasks } }));
+    if (!existsSync(cfg)) writeFileSync(cfg, JSON.stringify({ notify: { desktop: false, ...notify }, tmux: { enabled: false }, tasks: { ...TEST_TASKS, ...tasks } }));
     const dm = await DaemonProcess.start(d, ['--config', cfg]);
     s.cleanups.push(async () => void (await dm.stop('SIGKILL')));
     return dm;
@@ -48,9 +48,9 @@ export function taskScratch() {
   }
 
   /** The daemon plus the fake agent with `agentArgs`, its prompt on screen. */
-  async function rig(agentArgs: string[], tasks: Record<string, unknown> = {}): Promise<TaskRig> {
+  async function rig(agentArgs: string[], tasks: Record<string, unknown> = {}, notify: Record<string, unknown> = {}): Promise<TaskRig> {
     const d = s.dirs();
-    const dm = await daemon(d, tasks);
+    const dm = await daemon(d, tasks, notify);
     const files = { echo: join(d.dir, 'prompts.txt'), state: join(d.dir, 'state.txt') };
     const { w, pane: id } = await pane(dm, d, ['python3', FAKE_AGENT, '--work', '0.6', '--echo-prompts', files.echo, '--state', files.state, ...agentArgs]);
     await w.waitOutput('the fake agent prompt', (o) => o.includes('> '));

@@ -1,6 +1,9 @@
 // Supervised tasks end by themselves: FINISHED by an until regex, by a check command and by the LLM judge,
 // FAILED by a failure pattern, STOPPED by the person. Real daemon, real PTY, the scripted fake agent.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { until } from './daemon-harness.js';
 import { assertBuilt } from './harness.js';
 import { api, lines, startTask, taskReaches, taskScratch } from './task-harness.js';
 import { startFakeOpenAI } from '../helpers/fake-openai.js';
@@ -10,8 +13,20 @@ assertBuilt();
 const { rig, cleanups } = taskScratch();
 
 describe('supervised tasks: ending', () => {
-  it('FINISHED by --until: types the prompt, then the follow-up, and stops at the goal line', async () => {
-    const r = await rig(['--finish-after', '2']);
+  it('FINISHED by --until: types the prompt, then the follow-up, and stops at the goal line; the end is notified', async () => {
+    const hooks: Array<{ kind: string; rule: string; body: string }> = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        hooks.push(JSON.parse(body));
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
+    cleanups.push(() => new Promise<void>((res) => server.close(() => res())));
+    const webhook = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const r = await rig(['--finish-after', '2'], {}, { webhook_url: webhook, min_interval_s: 0, dedupe_s: 0, done_min_turn_s: 0 });
     const t = await startTask(r.dm, { pane: r.pane, prompt: 'make all tests pass', until: 'RESULT: all tests pass' });
     expect(t.status === 'PENDING' || t.status === 'RUNNING').toBe(true);
     const d = await taskReaches(r.dm, t.id, ['FINISHED', 'FAILED', 'PAUSED', 'EXHAUSTED'], r.w);
@@ -28,6 +43,10 @@ describe('supervised tasks: ending', () => {
     // the goal named in the prompt never matched the prompt's own echo
     expect(d.iterations[0]!.excerpt).not.toContain('make all tests pass');
     expect(d.events.map((e) => e.kind)).toEqual(expect.arrayContaining(['created', 'started', 'sent', 'turn_started', 'turn_ended', 'finished']));
+    // one notification, for the task's end: the turns' own DONEs are the task's business while it drives the pane
+    await until('the webhook', async () => hooks.length > 0 || null);
+    expect(hooks.map((h) => [h.kind, h.rule])).toEqual([['TASK_FINISHED', 'task.until_matched']]);
+    expect(hooks[0]!.body).toContain(t.id);
   });
 
   it('FINISHED by --check: the command decides after each turn (exit 0 = done)', async () => {
