@@ -152,7 +152,7 @@ async function act(verb: 'stop' | 'resume', argv: string[]): Promise<number> {
   const a = parseArgs(argv, { values: ['daemon'], flags: ['help'] });
   if (a.options.has('help')) return void process.stdout.write(TASK_USAGE + '\n'), 0;
   const id = onlyId(a, verb);
-  const t = await daemonAsk<TaskView>(daemonTarget(a.options.get('daemon')), 'POST', `/api/tasks/${encodeURIComponent(id)}/${verb}`);
+  const t = await daemonAsk<TaskView>(daemonTarget(a.options.get('daemon')), 'POST', `/api/tasks/${encodeURIComponent(id)}/${verb}`, verb === 'stop' ? { by: 'cli' } : undefined);
   process.stdout.write(`${t.id} ${t.status}\n`);
   return 0;
 }

@@ -8,6 +8,8 @@ import { TaskConflictError, TaskNotFoundError } from '../tasks/task-manager.js';
 /** Tasks `GET /api/tasks` lists at most, newest first. */
 const MAX_TASKS = 500;
 const DEFAULT_TASKS = 50;
+/** A stop's `by`: a label, not free text (it lands in the task's reason). */
+const STOPPED_BY = /^[a-z][a-z0-9_-]{0,30}$/;
 
 export function registerTaskRoutes(app: FastifyInstance, api: DaemonApi): void {
   const tasks = (reply: FastifyReply) => {
@@ -41,9 +43,11 @@ export function registerTaskRoutes(app: FastifyInstance, api: DaemonApi): void {
     if (!t) return;
     return t.detail(req.params.id) ?? reply.code(404).send({ error: `no task ${JSON.stringify(req.params.id)}` });
   });
-  app.post<{ Params: { id: string } }>('/api/tasks/:id/stop', async (req, reply) => {
+  app.post<{ Params: { id: string }; Body: { by?: unknown } | null }>('/api/tasks/:id/stop', async (req, reply) => {
     const t = tasks(reply);
-    return t && guarded(reply, () => t.stop(req.params.id, 'api'));
+    // Who stopped it, for the record: a short word the client gives (dashboard, cli), else "api".
+    const by = typeof req.body?.by === 'string' && STOPPED_BY.test(req.body.by) ? req.body.by : 'api';
+    return t && guarded(reply, () => t.stop(req.params.id, by));
   });
   app.post<{ Params: { id: string } }>('/api/tasks/:id/resume', async (req, reply) => {
     const t = tasks(reply);

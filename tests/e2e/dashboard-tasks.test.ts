@@ -86,7 +86,7 @@ describe.skipIf(BROWSER_MISSING)('dashboard: supervised tasks on a real daemon a
     await timeline('stopped').waitFor();
     expect(await row(a).locator('button').count()).toBe(1); // only the selecting button: nothing left to do
     await card.and(page.locator('[data-task=""]')).waitFor();
-    expect((await taskDetail(r.dm, a)).task.status).toBe('STOPPED');
+    expect((await taskDetail(r.dm, a)).task).toMatchObject({ status: 'STOPPED', reason: 'stopped by dashboard' });
 
     // 2. one iteration allowed: EXHAUSTED (a "needs you" alert), Retry goes on
     const b = await startFromForm({ prompt: 'step', until: 'never printed', max: '1' });

@@ -122,8 +122,9 @@ describe('supervised tasks: ending', () => {
     expect(running.task.warnings.join()).toMatch(/only the limits will stop this task/);
     // wait until the first prompt went in, then stop mid-turn
     await r.w.waitOutput('the agent working', (o) => o.includes('Working'));
-    const stop = await api<TaskView>(r.dm, 'POST', `/api/tasks/${t.id}/stop`);
+    const stop = await api<TaskView>(r.dm, 'POST', `/api/tasks/${t.id}/stop`, { by: 'cli' });
     expect(stop.status).toBe(200);
+    expect(stop.body.reason).toBe('stopped by cli');
     expect(stop.body.status).toBe('STOPPED');
     expect(stop.body.reasonCode).toBe('stopped_by_person');
     await r.w.waitOutput('the turn to finish', (o) => o.includes('More remains'));

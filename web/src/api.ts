@@ -67,5 +67,5 @@ export const api = {
   task: (id: string) => getJson<TaskDetailView>(task(id)),
   startTask: (body: Record<string, unknown>) => postJson<TaskView>('/api/tasks', body),
   /** stop | resume | retry: the task as it is afterwards. */
-  taskAction: (id: string, action: 'stop' | 'resume' | 'retry') => postJson<TaskView>(`${task(id)}/${action}`, action === 'retry' ? {} : undefined),
+  taskAction: (id: string, action: 'stop' | 'resume' | 'retry') => postJson<TaskView>(`${task(id)}/${action}`, action === 'retry' ? {} : action === 'stop' ? { by: 'dashboard' } : undefined),
 };
