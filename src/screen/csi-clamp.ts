@@ -8,6 +8,8 @@ export const MAX_CSI_REPEAT = 9999;
 const MAX_HELD_CSI = 64;
 
 const LOOPING_CSI = /(\x1b\[|\x9b)([\d;:]*)([STLMbIZ@PX])/g;
+/** The finals LOOPING_CSI matches: the CSIs xterm runs once per count (no prefix, no intermediates). */
+export const LOOPING_CSI_FINALS = 'STLMbIZ@PX';
 const BIG_NUMBER = /\d{5,}/g;
 /** Digits in one CSI parameter from which it may need clamping (MAX_CSI_REPEAT has fewer). */
 const LONG_PARAM_DIGITS = 5;
@@ -33,6 +35,18 @@ export class CsiClamp {
       /\d{5}/.test(params) ? intro + params.replace(BIG_NUMBER, (n) => String(Math.min(Number(n), MAX_CSI_REPEAT))) + final : m,
     );
   }
+}
+
+/** xterm's parameter store as its CSI handlers see it (internal API of @xterm/headless 5.5). */
+export interface CsiParams {
+  length: number;
+  params: Int32Array;
+}
+
+/** Clamps a looping CSI's counts in place, before xterm's own handler reads them: the same bound as filter(), with
+ * no scan of every chunk (see PaneScreen). */
+export function clampRepeatParams(p: CsiParams): void {
+  for (let i = 0; i < p.length; i++) if (p.params[i]! > MAX_CSI_REPEAT) p.params[i] = MAX_CSI_REPEAT;
 }
 
 /** Whether some CSI in `s` has a parameter of LONG_PARAM_DIGITS digits or more. A scan from introducer to

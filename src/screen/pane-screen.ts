@@ -4,7 +4,7 @@ import xtermHeadless from '@xterm/headless';
 import type { Terminal as XTerminal, IBufferNamespace, IDisposable } from '@xterm/headless';
 import { parseAgentState, parseIterm, parseNotification, parseShellIntegration } from './osc-parse.js';
 import type { InBandSignal, ScreenSnapshot } from './types.js';
-import { CsiClamp } from './csi-clamp.js';
+import { clampRepeatParams, CsiClamp, LOOPING_CSI_FINALS, type CsiParams } from './csi-clamp.js';
 
 const { Terminal } = xtermHeadless;
 
@@ -30,7 +30,8 @@ export class PaneScreen {
   private title = '';
   /** Inside a synchronized-output frame (CSI ?2026h … l) the screen is half drawn: do not read it. */
   private syncFrame = false;
-  private readonly clamp = new CsiClamp();
+  /** The string clamp, only when the parser hook is unavailable (see clampsInParser). */
+  private readonly clamp: CsiClamp | null;
   private readonly decoder = new TextDecoder('utf-8');
   /** Rows as last read, and the range xterm reported changed since (empty when from > to). */
   private rowCache: string[] = [];
@@ -48,6 +49,7 @@ export class PaneScreen {
     });
     this.buffers = this.term.buffer;
     this.tracksDirtyRows = this.hookDirtyRows();
+    this.clamp = this.clampInParser() ? null : new CsiClamp();
     const p = this.term.parser;
     const osc = (ident: number, parse: (d: string) => InBandSignal | null) =>
       this.disposables.push(p.registerOscHandler(ident, (data) => {
@@ -99,6 +101,22 @@ export class PaneScreen {
     return true;
   }
 
+  /** Looping CSIs' counts clamped in xterm's parameter store right before its handler runs: the parser already
+   * found the sequence, so no chunk is scanned for it. Internal API (pinned @xterm/headless 5.5): without it every
+   * chunk goes through CsiClamp instead. */
+  private clampInParser(): boolean {
+    type Register = (id: { final: string }, cb: (p: CsiParams) => boolean) => IDisposable;
+    const core = (this.term as unknown as { _core?: { registerCsiHandler?: Register } })._core;
+    if (typeof core?.registerCsiHandler !== 'function') return false;
+    for (const final of LOOPING_CSI_FINALS) {
+      this.disposables.push(core.registerCsiHandler({ final }, (p) => {
+        clampRepeatParams(p);
+        return false; // xterm's own handler runs next, on the clamped counts
+      }));
+    }
+    return true;
+  }
+
   private markAllDirty(): void {
     this.dirtyFrom = 0;
     this.dirtyTo = Number.MAX_SAFE_INTEGER;
@@ -111,7 +129,7 @@ export class PaneScreen {
   /** Queue bytes for parsing; `done` runs once they are on the screen (in write order). */
   write(data: string | Uint8Array, done?: () => void): void {
     const text = typeof data === 'string' ? data : this.decoder.decode(data, { stream: true });
-    this.term.write(text.length ? this.clamp.filter(text) : text, done);
+    this.term.write(text.length && this.clamp ? this.clamp.filter(text) : text, done);
   }
 
   resize(cols: number, rows: number): void {
