@@ -1,4 +1,4 @@
-// Small matching helpers over rendered rows. Pure.
+// Small matching helpers over rendered rows. Pure (the memos only remember what a pattern said about a row).
 
 export interface Hit {
   index: number;
@@ -26,9 +26,19 @@ const memos = new WeakMap<RegExp, Map<string, boolean>>();
 
 /** `re.test(row)`, remembered per pattern and row text: a classification re-reads rows that did not change. */
 export function testRow(re: RegExp, row: string): boolean {
-  if (re.global || re.sticky || row.length > ROW_MEMO_MAX_CHARS) return re.test(row); // stateful, or too long to keep
+  return testIn(memoOf(re), re, row);
+}
+
+/** A pattern's memo (null for a stateful pattern: global or sticky). Looked up once per scan, not per row. */
+function memoOf(re: RegExp): Map<string, boolean> | null {
+  if (re.global || re.sticky) return null;
   let memo = memos.get(re);
   if (!memo) memos.set(re, (memo = new Map()));
+  return memo;
+}
+
+function testIn(memo: Map<string, boolean> | null, re: RegExp, row: string): boolean {
+  if (memo === null || row.length > ROW_MEMO_MAX_CHARS) return re.test(row);
   let hit = memo.get(row);
   if (hit === undefined) {
     hit = re.test(row);
@@ -41,15 +51,17 @@ export function testRow(re: RegExp, row: string): boolean {
 /** The last row (bottom-most) matching any of the patterns. */
 export function lastMatch(lines: readonly string[], patterns: readonly RegExp[]): Hit | null {
   const re = anyOf(patterns);
+  const memo = memoOf(re);
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i]!;
-    if (line && testRow(re, line)) return { index: i, line };
+    if (line && testIn(memo, re, line)) return { index: i, line };
   }
   return null;
 }
 
 export function lastIndex(lines: readonly string[], pattern: RegExp, before = lines.length): number {
-  for (let i = Math.min(before, lines.length) - 1; i >= 0; i--) if (testRow(pattern, lines[i]!)) return i;
+  const memo = memoOf(pattern);
+  for (let i = Math.min(before, lines.length) - 1; i >= 0; i--) if (testIn(memo, pattern, lines[i]!)) return i;
   return -1;
 }
 
