@@ -21,6 +21,17 @@ export class CsiClamp {
 
   /** The chunk as it may be handed to the terminal (maybe without a trailing partial CSI, kept for next time). */
   filter(chunk: string): string {
+    const data = this.hold(chunk);
+    // Almost every chunk has CSIs, almost none has a five-digit parameter: test before rewriting.
+    if (!LONG_DIGIT_RUN.test(data) || !hasLongCsiParam(data)) return data;
+    return data.replace(LOOPING_CSI, (m, intro: string, params: string, final: string) =>
+      /\d{5}/.test(params) ? intro + params.replace(BIG_NUMBER, (n) => String(Math.min(Number(n), MAX_CSI_REPEAT))) + final : m,
+    );
+  }
+
+  /** filter() without the clamping, for when xterm's parser clamps the counts (clampRepeatParams): the chunks reach
+   * the terminal cut exactly as filter() cuts them, so signals keep the times of the chunks that complete them. */
+  hold(chunk: string): string {
     let data = this.held + chunk;
     this.held = '';
     // Only the end of the chunk can hold an unfinished sequence.
@@ -29,11 +40,7 @@ export class CsiClamp {
       this.held = data.slice(data.length - held);
       data = data.slice(0, data.length - held);
     }
-    // Almost every chunk has CSIs, almost none has a five-digit parameter: test before rewriting.
-    if (!LONG_DIGIT_RUN.test(data) || !hasLongCsiParam(data)) return data;
-    return data.replace(LOOPING_CSI, (m, intro: string, params: string, final: string) =>
-      /\d{5}/.test(params) ? intro + params.replace(BIG_NUMBER, (n) => String(Math.min(Number(n), MAX_CSI_REPEAT))) + final : m,
-    );
+    return data;
   }
 }
 

@@ -30,8 +30,9 @@ export class PaneScreen {
   private title = '';
   /** Inside a synchronized-output frame (CSI ?2026h … l) the screen is half drawn: do not read it. */
   private syncFrame = false;
-  /** The string clamp, only when the parser hook is unavailable (see clampsInParser). */
-  private readonly clamp: CsiClamp | null;
+  private readonly clamp = new CsiClamp();
+  /** xterm's parser clamps the counts (clampInParser): chunks are only cut, not scanned. */
+  private readonly clampsInParser: boolean;
   private readonly decoder = new TextDecoder('utf-8');
   /** Rows as last read, and the range xterm reported changed since (empty when from > to). */
   private rowCache: string[] = [];
@@ -49,7 +50,7 @@ export class PaneScreen {
     });
     this.buffers = this.term.buffer;
     this.tracksDirtyRows = this.hookDirtyRows();
-    this.clamp = this.clampInParser() ? null : new CsiClamp();
+    this.clampsInParser = this.clampInParser();
     const p = this.term.parser;
     const osc = (ident: number, parse: (d: string) => InBandSignal | null) =>
       this.disposables.push(p.registerOscHandler(ident, (data) => {
@@ -103,7 +104,7 @@ export class PaneScreen {
 
   /** Looping CSIs' counts clamped in xterm's parameter store right before its handler runs: the parser already
    * found the sequence, so no chunk is scanned for it. Internal API (pinned @xterm/headless 5.5): without it every
-   * chunk goes through CsiClamp instead. */
+   * chunk is clamped by CsiClamp.filter instead. */
   private clampInParser(): boolean {
     type Register = (id: { final: string }, cb: (p: CsiParams) => boolean) => IDisposable;
     const core = (this.term as unknown as { _core?: { registerCsiHandler?: Register } })._core;
@@ -129,7 +130,7 @@ export class PaneScreen {
   /** Queue bytes for parsing; `done` runs once they are on the screen (in write order). */
   write(data: string | Uint8Array, done?: () => void): void {
     const text = typeof data === 'string' ? data : this.decoder.decode(data, { stream: true });
-    this.term.write(text.length && this.clamp ? this.clamp.filter(text) : text, done);
+    this.term.write(!text.length ? text : this.clampsInParser ? this.clamp.hold(text) : this.clamp.filter(text), done);
   }
 
   resize(cols: number, rows: number): void {
