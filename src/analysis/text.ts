@@ -1,4 +1,4 @@
-// Small matching helpers over rendered rows. Pure.
+// Small matching helpers over rendered rows. Pure (the memos only remember what a pattern said about a row).
 
 export interface Hit {
   index: number;
@@ -17,18 +17,51 @@ function anyOf(patterns: readonly RegExp[]): RegExp {
   return re;
 }
 
+/** Rows remembered per pattern before its memo starts afresh: from one read to the next most rows are the same,
+ * and a screen has far fewer rows than this. */
+const ROW_MEMO_SIZE = 256;
+/** Longer rows are tested afresh each time: they would make the memos' memory large, and are rare. */
+const ROW_MEMO_MAX_CHARS = 512;
+const memos = new WeakMap<RegExp, Map<string, boolean>>();
+
+/** `re.test(row)`, remembered per pattern and row text: a classification re-reads rows that did not change. */
+export function testRow(re: RegExp, row: string): boolean {
+  return testIn(memoOf(re), re, row);
+}
+
+/** A pattern's memo (null for a stateful pattern: global or sticky). Looked up once per scan, not per row. */
+function memoOf(re: RegExp): Map<string, boolean> | null {
+  if (re.global || re.sticky) return null;
+  let memo = memos.get(re);
+  if (!memo) memos.set(re, (memo = new Map()));
+  return memo;
+}
+
+function testIn(memo: Map<string, boolean> | null, re: RegExp, row: string): boolean {
+  if (memo === null || row.length > ROW_MEMO_MAX_CHARS) return re.test(row);
+  let hit = memo.get(row);
+  if (hit === undefined) {
+    hit = re.test(row);
+    if (memo.size >= ROW_MEMO_SIZE) memo.clear();
+    memo.set(row, hit);
+  }
+  return hit;
+}
+
 /** The last row (bottom-most) matching any of the patterns. */
 export function lastMatch(lines: readonly string[], patterns: readonly RegExp[]): Hit | null {
   const re = anyOf(patterns);
+  const memo = memoOf(re);
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i]!;
-    if (line && re.test(line)) return { index: i, line };
+    if (line && testIn(memo, re, line)) return { index: i, line };
   }
   return null;
 }
 
 export function lastIndex(lines: readonly string[], pattern: RegExp, before = lines.length): number {
-  for (let i = Math.min(before, lines.length) - 1; i >= 0; i--) if (pattern.test(lines[i]!)) return i;
+  const memo = memoOf(pattern);
+  for (let i = Math.min(before, lines.length) - 1; i >= 0; i--) if (testIn(memo, pattern, lines[i]!)) return i;
   return -1;
 }
 

@@ -244,13 +244,16 @@ export class PaneMonitor {
     if (!this.queue.isDirty || this.coalesceTimer !== null || this.stopped) return;
     // Never less than one coalescing window: a change held back (mid sync frame) must not spin the timer.
     const wait = Math.max(this.cfg.thresholds.coalesce_s, this.queue.dueAt(t) - t);
-    this.coalesceTimer = this.clock.setTimeout(() => {
-      this.coalesceTimer = null;
-      const now = this.nowS();
-      this.maybeTake(now, false);
-      this.armCoalesce(now);
-    }, wait * 1000);
+    this.coalesceTimer = this.clock.setTimeout(this.onCoalesceTimer, wait * 1000);
   }
+
+  /** The coalescing timer's callback, made once (it is armed after most writes). */
+  private readonly onCoalesceTimer = (): void => {
+    this.coalesceTimer = null;
+    const now = this.nowS();
+    this.maybeTake(now, false);
+    this.armCoalesce(now);
+  };
 
   /** A title's kind: its text without spinner frames, and whether a spinner leads it (◐ → ✳ ends a turn). */
   private titleKindChanged(title: string): boolean {

@@ -15,9 +15,27 @@ export function normalizeLine(line: string): string {
   return line.replace(LEADING_SPINNER, '').trimStart().replace(BRAILLE, '').replace(TIMERS, '#');
 }
 
-/** FNV-1a of one row (folded or raw). */
+/** Folded rows remembered before the memo starts afresh: a screen keeps most rows from one read to the next
+ * (moved by scrolling or redrawn unchanged), and has far fewer rows than this. */
+const FOLDED_MEMO_SIZE = 512;
+/** Longer rows are folded afresh each time (they would make the memo's memory large, and are rare). */
+const FOLDED_MEMO_MAX_CHARS = 512;
+const foldedMemo = new Map<string, number>();
+
+/** FNV-1a of one row (folded or raw); a folded row's hash is remembered by its text (folding costs three regexes). */
 export function hashRow(line: string, normalize: boolean): number {
-  const text = normalize ? normalizeLine(line) : line;
+  if (!normalize) return fnv(line);
+  if (line.length > FOLDED_MEMO_MAX_CHARS) return fnv(normalizeLine(line));
+  let h = foldedMemo.get(line);
+  if (h === undefined) {
+    h = fnv(normalizeLine(line));
+    if (foldedMemo.size >= FOLDED_MEMO_SIZE) foldedMemo.clear();
+    foldedMemo.set(line, h);
+  }
+  return h;
+}
+
+function fnv(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);

@@ -8,6 +8,8 @@ export const MAX_CSI_REPEAT = 9999;
 const MAX_HELD_CSI = 64;
 
 const LOOPING_CSI = /(\x1b\[|\x9b)([\d;:]*)([STLMbIZ@PX])/g;
+/** The finals LOOPING_CSI matches: the CSIs xterm runs once per count (no prefix, no intermediates). */
+export const LOOPING_CSI_FINALS = 'STLMbIZ@PX';
 const BIG_NUMBER = /\d{5,}/g;
 /** Digits in one CSI parameter from which it may need clamping (MAX_CSI_REPEAT has fewer). */
 const LONG_PARAM_DIGITS = 5;
@@ -19,6 +21,17 @@ export class CsiClamp {
 
   /** The chunk as it may be handed to the terminal (maybe without a trailing partial CSI, kept for next time). */
   filter(chunk: string): string {
+    const data = this.hold(chunk);
+    // Almost every chunk has CSIs, almost none has a five-digit parameter: test before rewriting.
+    if (!LONG_DIGIT_RUN.test(data) || !hasLongCsiParam(data)) return data;
+    return data.replace(LOOPING_CSI, (m, intro: string, params: string, final: string) =>
+      /\d{5}/.test(params) ? intro + params.replace(BIG_NUMBER, (n) => String(Math.min(Number(n), MAX_CSI_REPEAT))) + final : m,
+    );
+  }
+
+  /** filter() without the clamping, for when xterm's parser clamps the counts (clampRepeatParams): the chunks reach
+   * the terminal cut exactly as filter() cuts them, so signals keep the times of the chunks that complete them. */
+  hold(chunk: string): string {
     let data = this.held + chunk;
     this.held = '';
     // Only the end of the chunk can hold an unfinished sequence.
@@ -27,12 +40,20 @@ export class CsiClamp {
       this.held = data.slice(data.length - held);
       data = data.slice(0, data.length - held);
     }
-    // Almost every chunk has CSIs, almost none has a five-digit parameter: test before rewriting.
-    if (!LONG_DIGIT_RUN.test(data) || !hasLongCsiParam(data)) return data;
-    return data.replace(LOOPING_CSI, (m, intro: string, params: string, final: string) =>
-      /\d{5}/.test(params) ? intro + params.replace(BIG_NUMBER, (n) => String(Math.min(Number(n), MAX_CSI_REPEAT))) + final : m,
-    );
+    return data;
   }
+}
+
+/** xterm's parameter store as its CSI handlers see it (internal API of @xterm/headless 5.5). */
+export interface CsiParams {
+  length: number;
+  params: Int32Array;
+}
+
+/** Clamps a looping CSI's counts in place, before xterm's own handler reads them: the same bound as filter(), with
+ * no scan of every chunk (see PaneScreen). */
+export function clampRepeatParams(p: CsiParams): void {
+  for (let i = 0; i < p.length; i++) if (p.params[i]! > MAX_CSI_REPEAT) p.params[i] = MAX_CSI_REPEAT;
 }
 
 /** Whether some CSI in `s` has a parameter of LONG_PARAM_DIGITS digits or more. A scan from introducer to

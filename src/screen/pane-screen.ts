@@ -5,7 +5,7 @@ import xtermHeadless from '@xterm/headless';
 import type { Terminal as XTerminal, IBufferNamespace, IDisposable } from '@xterm/headless';
 import { parseAgentState, parseIterm, parseNotification, parseShellIntegration } from './osc-parse.js';
 import type { InBandSignal, ScreenSnapshot } from './types.js';
-import { CsiClamp } from './csi-clamp.js';
+import { clampRepeatParams, CsiClamp, LOOPING_CSI_FINALS, type CsiParams } from './csi-clamp.js';
 
 const { Terminal } = xtermHeadless;
 
@@ -32,6 +32,8 @@ export class PaneScreen {
   /** Inside a synchronized-output frame (CSI ?2026h … l) the screen is half drawn: do not read it. */
   private syncFrame = false;
   private readonly clamp = new CsiClamp();
+  /** xterm's parser clamps the counts (clampInParser): chunks are only cut, not scanned. */
+  private readonly clampsInParser: boolean;
   private readonly decoder = new TextDecoder('utf-8');
   /** Rows as last read, and the range xterm reported changed since (empty when from > to). */
   private rowCache: string[] = [];
@@ -49,6 +51,7 @@ export class PaneScreen {
     });
     this.buffers = this.term.buffer;
     this.tracksDirtyRows = this.hookDirtyRows();
+    this.clampsInParser = this.clampInParser();
     const p = this.term.parser;
     const osc = (ident: number, parse: (d: string) => InBandSignal | null) =>
       this.disposables.push(p.registerOscHandler(ident, (data) => {
@@ -100,6 +103,22 @@ export class PaneScreen {
     return true;
   }
 
+  /** Looping CSIs' counts clamped in xterm's parameter store right before its handler runs: the parser already
+   * found the sequence, so no chunk is scanned for it. Internal API (pinned @xterm/headless 5.5): without it every
+   * chunk is clamped by CsiClamp.filter instead. */
+  private clampInParser(): boolean {
+    type Register = (id: { final: string }, cb: (p: CsiParams) => boolean) => IDisposable;
+    const core = (this.term as unknown as { _core?: { registerCsiHandler?: Register } })._core;
+    if (typeof core?.registerCsiHandler !== 'function') return false;
+    for (const final of LOOPING_CSI_FINALS) {
+      this.disposables.push(core.registerCsiHandler({ final }, (p) => {
+        clampRepeatParams(p);
+        return false; // xterm's own handler runs next, on the clamped counts
+      }));
+    }
+    return true;
+  }
+
   private markAllDirty(): void {
     this.dirtyFrom = 0;
     this.dirtyTo = Number.MAX_SAFE_INTEGER;
@@ -112,7 +131,7 @@ export class PaneScreen {
   /** Queue bytes for parsing; `done` runs once they are on the screen (in write order). */
   write(data: string | Uint8Array, done?: () => void): void {
     const text = typeof data === 'string' ? data : this.decoder.decode(data, { stream: true });
-    this.term.write(text.length ? this.clamp.filter(text) : text, done);
+    this.term.write(!text.length ? text : this.clampsInParser ? this.clamp.hold(text) : this.clamp.filter(text), done);
   }
 
   resize(cols: number, rows: number): void {

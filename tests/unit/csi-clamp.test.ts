@@ -23,6 +23,13 @@ describe('CsiClamp', () => {
     expect(c.filter('[3m')).toBe('\x1b[3m');
   });
 
+  it('hold() cuts chunks exactly as filter() does and leaves the counts to the parser', () => {
+    const c = new CsiClamp();
+    expect(c.hold('ab\x1b[21474')).toBe('ab');
+    expect(c.hold('83647L done\x1b')).toBe('\x1b[2147483647L done');
+    expect(c.hold(']0;t\x07')).toBe('\x1b]0;t\x07');
+  });
+
   it('a real screen survives the sequences that used to hang it (bounded by the test timeout)', async () => {
     const s = new PaneScreen({ cols: 80, rows: 24 });
     for (const seq of ['\x1b[2147483647S', '\x1b[2147483647T', '\x1b[2147483647L', '\x1b[2147483647M', 'xy\x1b[2147483647b', '\x1b[2147483647I', '\x1b[2147483647Z']) {

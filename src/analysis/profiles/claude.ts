@@ -2,7 +2,7 @@
 // The live edge is everything below the last submitted prompt echo (`❯ text`): older turns' "done" lines, errors
 // and spinners stay in scrollback above it and are never read.
 import type { ScreenSnapshot } from '../../screen/types.js';
-import { lastIndex, lastMatch, trimBottom } from '../text.js';
+import { lastIndex, lastMatch, testRow, trimBottom } from '../text.js';
 import { verdict, type ProfileContext } from './context.js';
 import type { Classification } from '../types.js';
 
@@ -15,7 +15,7 @@ export function classifyClaude(snap: ScreenSnapshot, ctx: ProfileContext): Class
   const box = findInputBox(lines, p.box_rule, p.box_input);
   const echo = lastIndex(lines, p.prompt_echo, box >= 0 ? box : lines.length);
   const edge = lines.slice(echo + 1, box >= 0 ? box : lines.length);
-  const footer = box >= 0 ? lines.slice(box + 2).filter((l) => !p.box_rule.test(l)) : [];
+  const footer = box >= 0 ? lines.slice(box + 2).filter((l) => !testRow(p.box_rule, l)) : [];
   const v = (kind: Classification['verdict'], rule: string, line: string, explicit = false) =>
     verdict('claude', kind, rule, line, edge, explicit);
 
@@ -38,8 +38,8 @@ export function classifyClaude(snap: ScreenSnapshot, ctx: ProfileContext): Class
 /** Index of the top rule of the input box (rule, `❯` row, maybe more typed rows, rule), from the bottom; -1 if absent. */
 function findInputBox(lines: readonly string[], rule: RegExp, input: RegExp): number {
   for (let i = lines.length - 3; i >= 0; i--) {
-    if (!rule.test(lines[i]!) || !input.test(lines[i + 1]!)) continue;
-    for (let j = i + 2; j < Math.min(lines.length, i + 2 + MAX_INPUT_ROWS); j++) if (rule.test(lines[j]!)) return i;
+    if (!testRow(rule, lines[i]!) || !testRow(input, lines[i + 1]!)) continue;
+    for (let j = i + 2; j < Math.min(lines.length, i + 2 + MAX_INPUT_ROWS); j++) if (testRow(rule, lines[j]!)) return i;
   }
   return -1;
 }

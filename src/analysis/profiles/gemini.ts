@@ -2,7 +2,7 @@
 // visible while running. The window title is the CLI's own state report (Working / Action Required / Ready).
 // The live edge is everything below the last submitted prompt box, up to the live input box.
 import type { ScreenSnapshot } from '../../screen/types.js';
-import { lastMatch, trimBottom } from '../text.js';
+import { lastMatch, testRow, trimBottom } from '../text.js';
 import { verdict, type ProfileContext } from './context.js';
 import type { Classification } from '../types.js';
 
@@ -17,9 +17,9 @@ export function classifyGemini(snap: ScreenSnapshot, ctx: ProfileContext): Class
   // Input boxes: a ▄ rule, a " > " row (a long prompt wraps over more rows), a ▀ rule.
   const boxes: Array<{ input: number; bottom: number }> = [];
   for (let i = 1; i < lines.length - 1; i++) {
-    if (!p.box_top.test(lines[i - 1]!) || !p.input.test(lines[i]!)) continue;
+    if (!testRow(p.box_top, lines[i - 1]!) || !testRow(p.input, lines[i]!)) continue;
     for (let j = i + 1; j < Math.min(lines.length, i + 1 + MAX_INPUT_ROWS); j++) {
-      if (p.box_bottom.test(lines[j]!)) {
+      if (testRow(p.box_bottom, lines[j]!)) {
         boxes.push({ input: i, bottom: j });
         break;
       }

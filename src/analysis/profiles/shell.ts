@@ -2,7 +2,7 @@
 // the cursor: a prompt or a question only counts where the cursor waits right after it. The live edge is the
 // output between the last command row and the cursor row.
 import type { ScreenSnapshot } from '../../screen/types.js';
-import { lastMatch } from '../text.js';
+import { lastMatch, testRow } from '../text.js';
 import { verdict, type ProfileContext } from './context.js';
 import type { Classification } from '../types.js';
 import type { ProgramId } from '../../config/config.js';
@@ -22,7 +22,7 @@ export function classifyShell(snap: ScreenSnapshot, ctx: ProfileContext, program
   if (ctx.anchorRow !== undefined && ctx.anchorRow - snap.baseY < snap.cursorY) {
     top = Math.max(-1, ctx.anchorRow - snap.baseY); // the row the command was submitted on
   } else {
-    while (top > 0 && snap.cursorY - top < LIVE_EDGE_MAX_ROWS && !COMMAND_ROW.test(snap.lines[top] ?? '')) top--;
+    while (top > 0 && snap.cursorY - top < LIVE_EDGE_MAX_ROWS && !testRow(COMMAND_ROW, snap.lines[top] ?? '')) top--;
   }
   const edge = snap.lines.slice(Math.max(0, top + 1), snap.cursorY).filter((l) => l.trim() !== '');
   const v = (kind: Classification['verdict'], rule: string, line: string, explicit = false) =>
