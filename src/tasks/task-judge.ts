@@ -16,8 +16,8 @@ export function taskJudge(cfg: TasksConfig['judge'], env: NodeJS.ProcessEnv): Ta
   };
   const tokens = (u: Usage) => u.promptTokens + u.completionTokens;
   return {
-    async ask(req) {
-      const v = await askJudge(jc, req, { env });
+    async ask(req, signal) {
+      const v = await askJudge(jc, req, { env, signal });
       return {
         continuation: v.continuation_prompt,
         risk: v.continuation_prompt_risk,
@@ -28,12 +28,12 @@ export function taskJudge(cfg: TasksConfig['judge'], env: NodeJS.ProcessEnv): Ta
         tokens: tokens(v.usage),
       };
     },
-    async propose(goal) {
-      const p = await proposeCriteria(jc, goal, { env });
+    async propose(goal, signal) {
+      const p = await proposeCriteria(jc, goal, { env, signal });
       return { success: p.success, failure: p.failure, tokens: tokens(p.usage) };
     },
-    async reflect(input) {
-      const r = await reflect(jc, input, { env });
+    async reflect(input, signal) {
+      const r = await reflect(jc, input, { env, signal });
       return { goalAchieved: r.goal_achieved, progress: r.progress, looping: r.looping, suggestions: r.suggestions, tokens: tokens(r.usage) };
     },
   };

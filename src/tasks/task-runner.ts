@@ -41,10 +41,11 @@ export interface JudgeAnswer {
   tokens: number;
 }
 
+/** The LLM judge; `signal` aborts a call when the task stops (a daemon shutting down must not wait on it). */
 export interface TaskJudge {
-  ask(req: { goal: string; criteria: { success: string[]; failure: string[]; until?: string; check?: string }; screen: string; iteration: number; recentPrompts: string[] }): Promise<JudgeAnswer>;
-  propose(goal: string): Promise<{ success: string[]; failure: string[]; tokens: number }>;
-  reflect(input: { goal: string; iterations: Array<{ prompt: string; screenExcerpt: string; verdict?: string }> }): Promise<{
+  ask(req: { goal: string; criteria: { success: string[]; failure: string[]; until?: string; check?: string }; screen: string; iteration: number; recentPrompts: string[] }, signal: AbortSignal): Promise<JudgeAnswer>;
+  propose(goal: string, signal: AbortSignal): Promise<{ success: string[]; failure: string[]; tokens: number }>;
+  reflect(input: { goal: string; iterations: Array<{ prompt: string; screenExcerpt: string; verdict?: string }> }, signal: AbortSignal): Promise<{
     goalAchieved: boolean;
     progress: 'good' | 'slow' | 'stuck';
     looping: boolean;
@@ -136,7 +137,7 @@ export class TaskRunner {
     if (hasScreenCriteria(this.criteria) || c.check || this.t.proposed || this.t.warnings.length) return;
     if (this.t.spec.judge && this.d.judge) {
       try {
-        const p = await this.d.judge.propose(this.t.spec.goal);
+        const p = await this.d.judge.propose(this.t.spec.goal, this.abort.signal);
         this.checkAbort();
         this.t.tokensUsed += p.tokens;
         this.t.proposed = { success: p.success, failure: p.failure };
@@ -398,7 +399,7 @@ export class TaskRunner {
         screen: region,
         iteration: it.n,
         recentPrompts: recent,
-      });
+      }, this.abort.signal);
       this.checkAbort();
       this.t.tokensUsed += a.tokens;
       it.tokens += a.tokens;
@@ -422,7 +423,7 @@ export class TaskRunner {
     let how: string;
     if (this.t.spec.judge && this.d.judge) {
       try {
-        const r = await this.d.judge.reflect({ goal: this.t.spec.goal, iterations: window.map((i) => ({ prompt: i.prompt, screenExcerpt: i.excerpt, ...(i.judge && { verdict: i.judge.reason }) })) });
+        const r = await this.d.judge.reflect({ goal: this.t.spec.goal, iterations: window.map((i) => ({ prompt: i.prompt, screenExcerpt: i.excerpt, ...(i.judge && { verdict: i.judge.reason }) })) }, this.abort.signal);
         this.checkAbort();
         this.t.tokensUsed += r.tokens;
         if (r.goalAchieved) this.end('FINISHED', { code: 'reflection_complete', reason: 'the judge, reflecting on the last iterations, says the goal is met' });
