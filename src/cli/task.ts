@@ -1,7 +1,8 @@
 // `termsupervisor task start|list|show|stop|resume|retry`: supervised runs, through the running daemon's API.
 import { parseArgs, UsageError, type ParsedArgs } from './args.js';
 import { daemonAsk, daemonTarget } from './daemon-client.js';
-import type { TaskDetailView, TaskView } from '../web/api-types.js';
+import type { PaneView, TaskDetailView, TaskView } from '../web/api-types.js';
+import { resolvePane } from './wait.js';
 
 export const TASK_USAGE = `usage: termsupervisor task <start|list|show|stop|resume|retry> [options]
 
@@ -9,7 +10,7 @@ Drives an agent pane to a goal: types the prompt, waits for the turn to really e
 met, and continues or stops by itself, under limits. The pane id is the one 'termsupervisor status' (or
 GET /api/panes) shows. The daemon runs the task; these commands talk to it.
 
-  task start --pane ID --prompt TEXT [criteria] [limits]   prints the new task's id
+  task start --pane ID|NAME --prompt TEXT [criteria] [limits]   prints the new task's id
     criteria (optional; failure wins over success when both match):
       --until REGEX          done when the turn's screen region matches
       --success REGEX        done when it matches (repeatable)      --success-word WORD  (whole word, repeatable)
@@ -103,7 +104,12 @@ async function start(argv: string[]): Promise<number> {
   if (a.options.has('judge')) body['judge'] = true;
   if (!body['pane']) throw new UsageError('task start needs --pane ID (see termsupervisor status)');
   if (!body['prompt']) throw new UsageError('task start needs --prompt TEXT');
-  const t = await daemonAsk<TaskView>(daemonTarget(a.options.get('daemon')), 'POST', '/api/tasks', body);
+  const target = daemonTarget(a.options.get('daemon'));
+  // An id, or the name of one live pane (as `wait` takes it): the API itself wants the id.
+  const pane = resolvePane(String(body['pane']), await daemonAsk<PaneView[]>(target, 'GET', '/api/panes'));
+  if (typeof pane === 'string') throw new UsageError(`task start --pane: ${pane}`);
+  body['pane'] = pane.id;
+  const t = await daemonAsk<TaskView>(target, 'POST', '/api/tasks', body);
   process.stdout.write(t.id + '\n');
   for (const w of t.warnings) process.stderr.write(`termsupervisor: warning: ${w}\n`);
   return 0;

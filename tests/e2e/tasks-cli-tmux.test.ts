@@ -36,7 +36,8 @@ describe.skipIf(missing !== null)('termsupervisor task (CLI) on a tmux pane', ()
     const id = `tmux:${tmux.socket}:${p}`;
     await until('the tmux pane attached', async () => (await dm.get<PaneView[]>('/api/panes')).some((x) => x.id === id && x.alive), dm.diag);
 
-    const started = await cli(d.env, 'task', 'start', '--pane', id, '--prompt', 'write the "quoted" $HOME thing', '--until', 'all tests pass', '--max-iterations', '5');
+    // by the pane's name (tmux: session:window.pane), as `status` shows it
+    const started = await cli(d.env, 'task', 'start', '--pane', 'agents:0.0', '--prompt', 'write the "quoted" $HOME thing', '--until', 'all tests pass', '--max-iterations', '5');
     expect(started.err).toBe('');
     expect(started.code).toBe(0);
     const taskId = started.out.trim();
@@ -68,9 +69,9 @@ describe.skipIf(missing !== null)('termsupervisor task (CLI) on a tmux pane', ()
     expect(unknown.err).toMatch(/HTTP 404: no task/);
     const badPane = await cli(d.env, 'task', 'start', '--pane', 'nope', '--prompt', 'x');
     expect(badPane.code).toBe(2);
-    expect(badPane.err).toMatch(/pane: no pane "nope"/);
+    expect(badPane.err).toMatch(/--pane: no pane "nope"/);
     const help = await cli(d.env, 'task', '--help');
     expect(help.code).toBe(0);
-    expect(help.out).toContain('task start --pane ID --prompt TEXT');
+    expect(help.out).toContain('task start --pane ID|NAME --prompt TEXT');
   });
 });
