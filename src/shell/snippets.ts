@@ -14,13 +14,8 @@ export function isShell(s: string | undefined): s is Shell {
 export const BEGIN_MARK = '# >>> termsupervisor shell integration >>>';
 export const END_MARK = '# <<< termsupervisor shell integration <<<';
 
-// bash: PROMPT_COMMAND gets our hook first (so $? is still the command's status; it is handed back unchanged to
-// the hooks after it) and a second one last (themes that rebuild PS1 each prompt would drop the B mark). C goes
-// in PS0 (bash 4.4+), which bash prints after reading a command line and before running it, and never for an
-// empty line; its arithmetic subscript marks, in this shell, that a command ran, so D follows only a real command.
-// No DEBUG trap: it would fight the person's own. bash before 4.4 (macOS's /bin/bash 3.2) gets A, B and D only.
-const BASH = String.raw`if [[ $- == *i* && ${'$'}{TERM-} != dumb ]]; then
-  __termsupervisor_precmd() {
+/** bash and zsh alike: D with the status of the command that ran (only if one ran), then A for the new prompt. */
+const PRECMD = String.raw`  __termsupervisor_precmd() {
     local ret=$?
     if [[ -n ${'$'}{__termsupervisor_ran-} ]]; then
       __termsupervisor_ran=
@@ -29,7 +24,15 @@ const BASH = String.raw`if [[ $- == *i* && ${'$'}{TERM-} != dumb ]]; then
     printf '\e]133;A\a'
     return "$ret"
   }
-  __termsupervisor_prompt_end() {
+`;
+
+// bash: PROMPT_COMMAND gets our hook first (so $? is still the command's status; it is handed back unchanged to
+// the hooks after it) and a second one last (themes that rebuild PS1 each prompt would drop the B mark). C goes
+// in PS0 (bash 4.4+), which bash prints after reading a command line and before running it, and never for an
+// empty line; its arithmetic subscript marks, in this shell, that a command ran, so D follows only a real command.
+// No DEBUG trap: it would fight the person's own. bash before 4.4 (macOS's /bin/bash 3.2) gets A, B and D only.
+const BASH = String.raw`if [[ $- == *i* && ${'$'}{TERM-} != dumb ]]; then
+${PRECMD}  __termsupervisor_prompt_end() {
     local ret=$?
     [[ $PS1 == *'133;B'* ]] || PS1+='\[\e]133;B\a\]'
     return "$ret"
@@ -54,16 +57,7 @@ fi`;
 // zsh: add-zsh-hook adds each hook once; our precmd is then moved to the front so $? is the command's status.
 // preexec runs only for a command line that is not empty, so D follows only a real command.
 const ZSH = String.raw`if [[ -o interactive && ${'$'}{TERM-} != dumb ]]; then
-  __termsupervisor_precmd() {
-    local ret=$?
-    if [[ -n ${'$'}{__termsupervisor_ran-} ]]; then
-      __termsupervisor_ran=
-      printf '\e]133;D;%s\a' "$ret"
-    fi
-    printf '\e]133;A\a'
-    return "$ret"
-  }
-  __termsupervisor_prompt_end() {
+${PRECMD}  __termsupervisor_prompt_end() {
     [[ $PS1 == *'133;B'* ]] || PS1+=$'%{\e]133;B\a%}'
   }
   __termsupervisor_preexec() {
