@@ -83,6 +83,8 @@ interface TurnOutcome {
 export class TaskRunner {
   private readonly abort = new AbortController();
   private criteria: CompiledCriteria;
+  /** The approvals this task may answer itself, compiled once (they are checked on every poll of a question). */
+  private readonly approve: RegExp[];
   /** Picked up with a prompt already sent (a restarted daemon, a resumed pause): that turn's start went unseen. */
   private resumedMidTurn: boolean;
   /** Settles when the loop has unwound. */
@@ -94,6 +96,7 @@ export class TaskRunner {
   ) {
     this.criteria = this.compile();
     this.resumedMidTurn = t.phase === 'sent';
+    this.approve = t.spec.approve.map((p) => new RegExp(p, 'u'));
     this.done = this.run();
   }
 
@@ -480,9 +483,9 @@ export class TaskRunner {
   }
 
   private mayApprove(v: PaneView): boolean {
-    if (!this.t.spec.approve.length) return false;
+    if (!this.approve.length) return false;
     const text = [v.line, ...v.edge].join('\n');
-    return this.t.spec.approve.some((p) => new RegExp(p, 'u').test(text));
+    return this.approve.some((re) => re.test(text));
   }
 
   private stalled(quietMs: number): never {
