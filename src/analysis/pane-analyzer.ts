@@ -95,6 +95,11 @@ export class PaneAnalyzer {
   private pendingAgentWorking: { t: number; line: string } | null = null;
   private lastEmit = new Map<SignalType, number>();
   private lastIdleEmit = -Infinity;
+  /** The live-edge hash stable() compares, kept while the classification and the screen it read are the same
+   * objects (evaluate runs on every tick of a stability window; the edge only changes with them). */
+  private edgeHashOf: { cls: Classification; snap: ScreenSnapshot; hash: string } | null = null;
+  /** The signature of the classification last compared with the anchor's baseline. */
+  private signatureOf: { cls: Classification; signature: string } | null = null;
 
   readonly suppressed: Suppressed[] = [];
   /** Counters of signals fired and suppressed, by tier, rule and reason. */
@@ -339,7 +344,7 @@ export class PaneAnalyzer {
   /** A prompt submitted: the verdict now is the baseline a later "ready" must differ from. */
   private armAnchor(t: number): void {
     const cls = this.snap ? this.reclassify(t) : null;
-    this.anchor = { t, hash: this.hash, evidence: false, baseline: cls ? signature(cls) : '', moved: false, row: this.snap ? this.snap.baseY + this.snap.cursorY : undefined };
+    this.anchor = { t, hash: this.hash, evidence: false, baseline: cls ? this.signature(cls) : '', moved: false, row: this.snap ? this.snap.baseY + this.snap.cursorY : undefined };
   }
 
   /** An agent's hook (Tier 1, delivered by the daemon): mapped through hook-table.ts. */
@@ -371,7 +376,7 @@ export class PaneAnalyzer {
     if (!this.snap) return out;
     const th = this.cfg.thresholds;
     const cls = this.reclassify(t);
-    if (this.anchor && !this.anchor.moved && signature(cls) !== this.anchor.baseline) this.anchor.moved = true;
+    if (this.anchor && !this.anchor.moved && this.signature(cls) !== this.anchor.baseline) this.anchor.moved = true;
     const tier: Tier = cls.program === 'generic' ? 3 : 2;
     const gateClosed = t - this.tier1LastAt < th.prompt_silence_s;
     const jobGated = tier === 3 && this.jobGateBlocks();
@@ -489,12 +494,31 @@ export class PaneAnalyzer {
 
   /** The ready/failed verdict has held with an unchanged live edge for `window` seconds. */
   private stable(t: number, cls: Classification, window: number): boolean {
-    const edgeHash = hashLines([...cls.liveEdge, this.cursorRow()], true) + cls.verdict;
+    const edgeHash = this.edgeHash(cls);
     if (!this.doneCandidate || this.doneCandidate.edgeHash !== edgeHash) {
       this.doneCandidate = { since: t, edgeHash };
       return window <= 0;
     }
     return t - this.doneCandidate.since >= window;
+  }
+
+  /** The live edge and the cursor row, folded, with the verdict: what must hold still through a stability window. */
+  private edgeHash(cls: Classification): string {
+    const snap = this.snap!;
+    const memo = this.edgeHashOf;
+    if (memo && memo.cls === cls && memo.snap === snap) return memo.hash;
+    const hash = hashLines([...cls.liveEdge, this.cursorRow()], true) + cls.verdict;
+    this.edgeHashOf = { cls, snap, hash };
+    return hash;
+  }
+
+  /** A verdict's identity for "is this still the same screen verdict as before the turn". */
+  private signature(cls: Classification): string {
+    const memo = this.signatureOf;
+    if (memo && memo.cls === cls) return memo.signature;
+    const sig = `${cls.verdict}|${cls.rule}|${cls.line}`;
+    this.signatureOf = { cls, signature: sig };
+    return sig;
   }
 
   /** Output without a submitted prompt (heuristic_run): the newline gate and the burst size both passed. */
@@ -610,11 +634,6 @@ export class PaneAnalyzer {
   private count(key: string): void {
     this.counters.set(key, (this.counters.get(key) ?? 0) + 1);
   }
-}
-
-/** A verdict's identity for "is this still the same screen verdict as before the turn". */
-function signature(cls: Classification): string {
-  return `${cls.verdict}|${cls.rule}|${cls.line}`;
 }
 
 /** What a signal would do to the state (null = meaningless here and not worth sending). */

@@ -11,7 +11,7 @@ import { PaneChangeQueue } from '../queue/pane-change-queue.js';
 import { PaneAnalyzer } from '../analysis/pane-analyzer.js';
 import { forcedProgram } from '../analysis/profiles/index.js';
 import type { Signal } from '../analysis/types.js';
-import { paneMachine, type Transition } from '../state/pane-machine.js';
+import { paneMachine, signalEvent, type Transition } from '../state/pane-machine.js';
 import type { Clock } from '../state/clock.js';
 
 /** Keys that submit, interrupt or answer (Enter, Esc, Ctrl-C, Ctrl-D, Tab): a turn may start or end with them. */
@@ -323,7 +323,7 @@ export class PaneMonitor {
   private apply(signals: Signal[]): void {
     for (const s of signals) {
       for (const l of this.signalListeners) l(s);
-      this.actor.send({ type: 'SIGNAL', signal: s });
+      this.actor.send(signalEvent(s));
       this.analyzer.setState(this.state.state);
     }
   }

@@ -45,9 +45,10 @@ function fnv(text: string): number {
 }
 
 /** Row hashes folded into one (order matters: the same rows in another order are another screen). */
-export function combineRowHashes(rows: readonly number[]): string {
+export function combineRowHashes(rows: ArrayLike<number>): string {
   let h = 0x811c9dc5;
-  for (const r of rows) {
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
     h ^= r;
     h = Math.imul(h, 0x01000193);
     h ^= r >>> 16;

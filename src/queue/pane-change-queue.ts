@@ -66,7 +66,7 @@ export class PaneChangeQueue {
   private lastMeaningfulAt = 0;
   private lastOutputAt = 0;
   /** Folded hash per visible row, recomputed only for the rows the screen reports changed. */
-  private rowHashes: number[] = [];
+  private rowHashes = new Uint32Array(0);
   private prevLines: readonly string[] = [];
   private rateSum = 0;
   /** (time, newlines) per taken change inside the rate window. */
@@ -170,7 +170,9 @@ export class PaneChangeQueue {
     // Scrolling moves rows rather than changing them: find by how much, then reuse a moved row's hash (a hash
     // depends only on the row's text, so any row with equal text may lend it: equality is all that is checked).
     const shift = sameSize && rows.length > SCROLL_CHECK_ROWS ? scrollShift(prev, lines) : 0;
-    const hashes = sameSize ? prevHashes.slice() : new Array<number>(n).fill(0);
+    // Updated in place: rows come in ascending order and a scroll only lends from rows below (from > y), which
+    // are either unchanged or updated after they lent.
+    const hashes = sameSize ? prevHashes : new Uint32Array(n);
     for (const y of rows) {
       const text = lines[y]!;
       const from = y + shift;

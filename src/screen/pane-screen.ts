@@ -6,6 +6,7 @@ import type { Terminal as XTerminal, IBufferNamespace, IDisposable } from '@xter
 import { parseAgentState, parseIterm, parseNotification, parseShellIntegration } from './osc-parse.js';
 import type { InBandSignal, ScreenSnapshot } from './types.js';
 import { clampRepeatParams, CsiClamp, LOOPING_CSI_FINALS, type CsiParams } from './csi-clamp.js';
+import { coreBuffer, RowText, type CoreBuffer } from './row-text.js';
 
 const { Terminal } = xtermHeadless;
 
@@ -34,12 +35,16 @@ export class PaneScreen {
   private readonly clamp = new CsiClamp();
   /** xterm's parser clamps the counts (clampInParser): chunks are only cut, not scanned. */
   private readonly clampsInParser: boolean;
-  private readonly decoder = new TextDecoder('utf-8');
+  /** Made on the first byte chunk (most sources hand over strings; a decoder is costly to make per pane). */
+  private decoder: InstanceType<typeof TextDecoder> | null = null;
   /** Rows as last read, and the range xterm reported changed since (empty when from > to). */
   private rowCache: string[] = [];
   private dirtyFrom = 0;
   private dirtyTo = Number.MAX_SAFE_INTEGER;
   private readonly tracksDirtyRows: boolean;
+  /** xterm's active buffer, when its internals are reachable: rows are then read by rowText. */
+  private readonly core: (() => CoreBuffer) | null;
+  private readonly rowText = new RowText();
 
   constructor(opts: PaneScreenOptions) {
     this.term = new Terminal({
@@ -50,6 +55,7 @@ export class PaneScreen {
       logLevel: 'off', // xterm would dump its parser state to stderr (the user's terminal) on every bad byte
     });
     this.buffers = this.term.buffer;
+    this.core = coreBuffer(this.term);
     this.tracksDirtyRows = this.hookDirtyRows();
     this.clampsInParser = this.clampInParser();
     const p = this.term.parser;
@@ -130,7 +136,7 @@ export class PaneScreen {
 
   /** Queue bytes for parsing; `done` runs once they are on the screen (in write order). */
   write(data: string | Uint8Array, done?: () => void): void {
-    const text = typeof data === 'string' ? data : this.decoder.decode(data, { stream: true });
+    const text = typeof data === 'string' ? data : (this.decoder ??= new TextDecoder('utf-8')).decode(data, { stream: true });
     this.term.write(!text.length ? text : this.clampsInParser ? this.clamp.hold(text) : this.clamp.filter(text), done);
   }
 
@@ -148,10 +154,14 @@ export class PaneScreen {
     const buf = this.buffers.active;
     const rows = this.term.rows;
     if (!this.tracksDirtyRows || this.rowCache.length !== rows) this.markAllDirty();
-    if (this.rowCache.length !== rows) this.rowCache = new Array<string>(rows).fill('');
+    if (this.rowCache.length !== rows) {
+      this.rowCache = new Array<string>(rows).fill('');
+      this.rowText.reset(rows);
+    }
     const changedRows: number[] = [];
+    const core = this.core?.();
     for (let y = Math.max(0, this.dirtyFrom), to = Math.min(rows - 1, this.dirtyTo); y <= to; y++) {
-      const text = buf.getLine(buf.viewportY + y)?.translateToString(true) ?? '';
+      const text = core ? this.rowText.read(y, core.lines.get(core.ydisp + y)) : (buf.getLine(buf.viewportY + y)?.translateToString(true) ?? '');
       if (text !== this.rowCache[y]) {
         this.rowCache[y] = text;
         changedRows.push(y);

@@ -34,10 +34,19 @@ export interface PaneMachineContext {
   waitingFallbackMs: number;
 }
 
+/** An analyzer signal as a machine event: its type names the event (`signal.done`), so the machine picks the
+ * transition by event type alone, with no guard to evaluate per candidate. */
+export type SignalEvent = { [K in Signal['type']]: { type: `signal.${K}`; signal: Signal } }[Signal['type']];
+
 export type PaneMachineEvent =
-  | { type: 'SIGNAL'; signal: Signal }
+  | SignalEvent
   /** The person has seen it (dashboard ack, focus): DONE/FAILED/WAITING → IDLE. */
   | { type: 'ACK'; t: number; by: string };
+
+/** The machine event for an analyzer signal. */
+export function signalEvent(signal: Signal): SignalEvent {
+  return { type: `signal.${signal.type}`, signal } as SignalEvent;
+}
 
 export interface PaneMachineInput {
   nowMs: () => number;
@@ -49,14 +58,13 @@ export interface PaneMachineInput {
 type Ctx = PaneMachineContext;
 type Ev = PaneMachineEvent;
 
-const sig = (type: Signal['type']) => ({ event }: { event: Ev }) => event.type === 'SIGNAL' && event.signal.type === type;
-
 /** Build the record and the new context for a move to `to`; `keep` keeps started_at, otherwise it resets to now. */
 function move(ctx: Ctx, ev: Ev | null, to: MachineState, keep: boolean, timerRule?: string): Partial<Ctx> {
-  const t = ev?.type === 'SIGNAL' ? ev.signal.t : ev?.type === 'ACK' ? ev.t : ctx.nowMs() / 1000;
-  const tier: Tier | 0 = ev?.type === 'SIGNAL' ? ev.signal.tier : 0;
-  const rule = ev?.type === 'SIGNAL' ? ev.signal.rule : ev?.type === 'ACK' ? `ack.${ev.by}` : (timerRule ?? 'timer');
-  const line = ev?.type === 'SIGNAL' ? ev.signal.line : '';
+  const s = ev && 'signal' in ev ? ev.signal : null;
+  const t = s ? s.t : ev?.type === 'ACK' ? ev.t : ctx.nowMs() / 1000;
+  const tier: Tier | 0 = s ? s.tier : 0;
+  const rule = s ? s.rule : ev?.type === 'ACK' ? `ack.${ev.by}` : (timerRule ?? 'timer');
+  const line = s ? s.line : '';
   const startedAt = keep ? ctx.startedAt : t;
   // Only the LONG_RUNNING timer keeps a stall: it changes the name of the work, not the work.
   const stalled = to === 'LONG_RUNNING' ? ctx.stalled : false;
@@ -67,14 +75,14 @@ function move(ctx: Ctx, ev: Ev | null, to: MachineState, keep: boolean, timerRul
 }
 
 /** RUNNING and LONG_RUNNING react alike: the end of the turn keeps started_at, a stall only marks it. */
-const BUSY_SIGNALS = [
-  { guard: 'isDone', target: 'DONE', actions: 'toDoneKeep' },
-  { guard: 'isFailed', target: 'FAILED', actions: 'toFailedKeep' },
-  { guard: 'isWait', target: 'WAITING_APPROVAL', actions: 'toWaitingKeep' },
-  { guard: 'isIdle', target: 'IDLE', actions: 'toIdleReset' },
-  { guard: 'isStall', actions: 'markStalled' },
-  { guard: 'isActivity', actions: 'clearStalled' },
-] as const;
+const BUSY_SIGNALS = {
+  'signal.done': { target: 'DONE', actions: 'toDoneKeep' },
+  'signal.failed': { target: 'FAILED', actions: 'toFailedKeep' },
+  'signal.wait': { target: 'WAITING_APPROVAL', actions: 'toWaitingKeep' },
+  'signal.idle': { target: 'IDLE', actions: 'toIdleReset' },
+  'signal.stall': { actions: 'markStalled' },
+  'signal.activity': { actions: 'clearStalled' },
+} as const;
 
 export const paneMachine = setup({
   types: {} as { context: Ctx; events: Ev; input: PaneMachineInput },
@@ -83,13 +91,6 @@ export const paneMachine = setup({
     waitingFallback: ({ context }) => context.waitingFallbackMs,
   },
   guards: {
-    isRun: sig('run'),
-    isDone: sig('done'),
-    isFailed: sig('failed'),
-    isWait: sig('wait'),
-    isIdle: sig('idle'),
-    isStall: sig('stall'),
-    isActivity: sig('activity'),
     waitWasHeuristic: ({ context }) => context.waitTier === 3 && context.waitingFallbackMs > 0,
   },
   actions: {
@@ -103,13 +104,13 @@ export const paneMachine = setup({
     toLongRunning: assign(({ context }) => move(context, null, 'LONG_RUNNING', true, 'timer.long_running')),
     waitFallbackIdle: assign(({ context }) => move(context, null, 'IDLE', false, 'timer.waiting_fallback_idle')),
     markStalled: assign(({ context, event }) => {
-      const s = event.type === 'SIGNAL' ? event.signal : null;
+      const s = 'signal' in event ? event.signal : null;
       const t = s?.t ?? context.nowMs() / 1000;
       context.onTransition({ t, from: context.state, to: context.state, tier: s?.tier ?? 3, rule: s?.rule ?? 'stall', line: s?.line ?? '', startedAt: context.startedAt, startedAtKept: true, stalled: true });
       return { stalled: true };
     }),
     clearStalled: assign(({ context, event }) => {
-      const s = event.type === 'SIGNAL' ? event.signal : null;
+      const s = 'signal' in event ? event.signal : null;
       const t = s?.t ?? context.nowMs() / 1000;
       context.onTransition({ t, from: context.state, to: context.state, tier: s?.tier ?? 3, rule: s?.rule ?? 'activity', line: s?.line ?? '', startedAt: context.startedAt, startedAtKept: true, stalled: false });
       return { stalled: false };
@@ -135,52 +136,44 @@ export const paneMachine = setup({
   states: {
     IDLE: {
       on: {
-        SIGNAL: [
-          { guard: 'isRun', target: 'RUNNING', actions: 'toRunningReset' },
-          { guard: 'isWait', target: 'WAITING_APPROVAL', actions: 'toWaitingReset' },
-          { guard: 'isDone', target: 'DONE', actions: 'toDoneKeep' },
-          { guard: 'isFailed', target: 'FAILED', actions: 'toFailedKeep' },
-        ],
+        'signal.run': { target: 'RUNNING', actions: 'toRunningReset' },
+        'signal.wait': { target: 'WAITING_APPROVAL', actions: 'toWaitingReset' },
+        'signal.done': { target: 'DONE', actions: 'toDoneKeep' },
+        'signal.failed': { target: 'FAILED', actions: 'toFailedKeep' },
       },
     },
     RUNNING: {
       after: { longRunning: { target: 'LONG_RUNNING', actions: 'toLongRunning' } },
-      on: { SIGNAL: BUSY_SIGNALS },
+      on: BUSY_SIGNALS,
     },
     LONG_RUNNING: {
-      on: { SIGNAL: BUSY_SIGNALS },
+      on: BUSY_SIGNALS,
     },
     WAITING_APPROVAL: {
       after: { waitingFallback: { guard: 'waitWasHeuristic', target: 'IDLE', actions: 'waitFallbackIdle' } },
       on: {
-        SIGNAL: [
-          { guard: 'isRun', target: 'RUNNING', actions: 'toRunningKeep' },
-          { guard: 'isDone', target: 'DONE', actions: 'toDoneKeep' },
-          { guard: 'isFailed', target: 'FAILED', actions: 'toFailedKeep' },
-          { guard: 'isIdle', target: 'IDLE', actions: 'toIdleReset' },
-        ],
+        'signal.run': { target: 'RUNNING', actions: 'toRunningKeep' },
+        'signal.done': { target: 'DONE', actions: 'toDoneKeep' },
+        'signal.failed': { target: 'FAILED', actions: 'toFailedKeep' },
+        'signal.idle': { target: 'IDLE', actions: 'toIdleReset' },
         ACK: { target: 'IDLE', actions: 'toIdleReset' },
       },
     },
     DONE: {
       on: {
-        SIGNAL: [
-          { guard: 'isRun', target: 'RUNNING', actions: 'toRunningReset' },
-          { guard: 'isWait', target: 'WAITING_APPROVAL', actions: 'toWaitingReset' },
-          { guard: 'isFailed', target: 'FAILED', actions: 'toFailedKeep' },
-          { guard: 'isIdle', target: 'IDLE', actions: 'toIdleReset' },
-        ],
+        'signal.run': { target: 'RUNNING', actions: 'toRunningReset' },
+        'signal.wait': { target: 'WAITING_APPROVAL', actions: 'toWaitingReset' },
+        'signal.failed': { target: 'FAILED', actions: 'toFailedKeep' },
+        'signal.idle': { target: 'IDLE', actions: 'toIdleReset' },
         ACK: { target: 'IDLE', actions: 'toIdleReset' },
       },
     },
     FAILED: {
       on: {
-        SIGNAL: [
-          { guard: 'isRun', target: 'RUNNING', actions: 'toRunningReset' },
-          { guard: 'isWait', target: 'WAITING_APPROVAL', actions: 'toWaitingReset' },
-          { guard: 'isDone', target: 'DONE', actions: 'toDoneKeep' },
-          { guard: 'isIdle', target: 'IDLE', actions: 'toIdleReset' },
-        ],
+        'signal.run': { target: 'RUNNING', actions: 'toRunningReset' },
+        'signal.wait': { target: 'WAITING_APPROVAL', actions: 'toWaitingReset' },
+        'signal.done': { target: 'DONE', actions: 'toDoneKeep' },
+        'signal.idle': { target: 'IDLE', actions: 'toIdleReset' },
         ACK: { target: 'IDLE', actions: 'toIdleReset' },
       },
     },

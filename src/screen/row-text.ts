@@ -1,0 +1,122 @@
+// Row text read straight from xterm's internal buffer lines, remembered per row: a snapshot re-reads every row
+// in the range xterm reports dirty (a scroll or a one-cell redraw reports a whole region), and most of those
+// rows hold the same characters as last time. Internal API (pinned @xterm/headless 5.5); PaneScreen falls back to
+// the public translateToString when the shape below is missing.
+
+/** The parts of an internal BufferLine this file reads. */
+export interface CoreLine {
+  /** Three words per cell; the first holds the code point, the combined-string flag and the width. */
+  readonly _data: Uint32Array;
+  readonly length: number;
+  translateToString(trimRight: boolean): string;
+}
+
+export interface CoreBuffer {
+  readonly ydisp: number;
+  readonly lines: { get(i: number): CoreLine | undefined };
+}
+
+/** Words per cell in a line's data. */
+const CELL_WORDS = 3;
+/** Content word layout (xterm's Content enum). */
+const CODEPOINT_MASK = 0x1fffff;
+const IS_COMBINED = 0x200000;
+const HAS_CONTENT = 0x3fffff;
+const WIDTH_SHIFT = 22;
+/** What an empty cell reads as (xterm's WHITESPACE_CELL_CHAR). */
+const SPACE = 0x20;
+/** Code units a row can need: two per cell (astral characters). */
+const MAX_UNITS = 2 * 1000;
+
+/** UTF-16 code units decode as they are only on a little-endian machine; elsewhere rows are read by xterm. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** xterm's active buffer if it has the shape this file relies on, else null. */
+export function coreBuffer(term: unknown): (() => CoreBuffer) | null {
+  if (!LITTLE_ENDIAN) return null;
+  const core = (term as { _core?: { buffer?: Partial<CoreBuffer> } })._core;
+  const buf = core?.buffer;
+  const line = buf?.lines?.get(0) as Partial<CoreLine> | undefined;
+  const shaped = typeof buf?.ydisp === 'number' && line !== undefined && line._data instanceof Uint32Array && typeof line.length === 'number' && typeof line.translateToString === 'function';
+  return shaped ? () => core!.buffer as CoreBuffer : null;
+}
+
+/** One scratch buffer and decoder for every pane: rows are built one at a time, synchronously. (A decoder is
+ * costly to make, and panes come and go.) ignoreBOM: a row starting with U+FEFF keeps it, as xterm's does. */
+const units = new Uint16Array(MAX_UNITS);
+const decoder = new TextDecoder('utf-16le', { ignoreBOM: true });
+
+export class RowText {
+  /** Per row: the content words its text was built from, how many of them count, and the text. */
+  private words: Uint32Array[] = [];
+  /** -1: never reused (a combined cell's text lives outside its word). */
+  private ends: number[] = [];
+  private texts: string[] = [];
+
+  /** Forget every row (the screen changed size). */
+  reset(rows: number): void {
+    this.words = new Array<Uint32Array>(rows);
+    this.ends = new Array<number>(rows).fill(-1);
+    this.texts = new Array<string>(rows).fill('');
+  }
+
+  /** Row y's text, exactly as line.translateToString(true) gives it. */
+  read(y: number, line: CoreLine | undefined): string {
+    if (!line) {
+      this.ends[y] = -1;
+      return '';
+    }
+    const data = line._data;
+    const end = trimmedLength(line);
+    let words = this.words[y];
+    if (words && this.ends[y] === end && sameWords(data, words, end)) return this.texts[y]!;
+    if (!words || words.length < line.length) words = this.words[y] = new Uint32Array(line.length);
+    let reusable = true;
+    for (let x = 0; x < end; x++) {
+      const w = data[x * CELL_WORDS]!;
+      words[x] = w;
+      if (w & IS_COMBINED) reusable = false;
+    }
+    const text = (reusable ? this.build(data, end) : null) ?? line.translateToString(true);
+    this.ends[y] = reusable ? end : -1;
+    this.texts[y] = text;
+    return text;
+  }
+
+  /** The row's characters as one string, or null when only xterm can spell them (combined or invalid ones). */
+  private build(data: Uint32Array, end: number): string | null {
+    if (end * 2 > MAX_UNITS) return null;
+    let k = 0;
+    for (let x = 0; x < end; ) {
+      const w = data[x * CELL_WORDS]!;
+      const cp = w & CODEPOINT_MASK;
+      if (cp === 0) units[k++] = SPACE;
+      else if (cp <= 0xffff) {
+        if (cp >= 0xd800 && cp <= 0xdfff) return null; // a lone surrogate: the decoder would replace it
+        units[k++] = cp;
+      } else {
+        if (cp > 0x10ffff) return null;
+        const c = cp - 0x10000;
+        units[k++] = 0xd800 + (c >> 10);
+        units[k++] = 0xdc00 + (c % 1024);
+      }
+      x += w >> WIDTH_SHIFT || 1;
+    }
+    return k === 0 ? '' : decoder.decode(units.subarray(0, k));
+  }
+}
+
+/** Columns up to the last one with content (xterm's getTrimmedLength). */
+function trimmedLength(line: CoreLine): number {
+  const data = line._data;
+  for (let x = line.length - 1; x >= 0; x--) {
+    const w = data[x * CELL_WORDS]!;
+    if (w & HAS_CONTENT) return x + (w >> WIDTH_SHIFT);
+  }
+  return 0;
+}
+
+function sameWords(data: Uint32Array, words: Uint32Array, end: number): boolean {
+  for (let x = 0; x < end; x++) if (data[x * CELL_WORDS] !== words[x]) return false;
+  return true;
+}
