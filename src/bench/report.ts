@@ -11,6 +11,8 @@ export interface WorkloadResult {
   pipeline: SideTiming;
   bare: SideTiming;
   transitions: number;
+  /** Warm-up passes per side. */
+  warmUps: Partial<Record<'pipeline' | 'bare', number>>;
 }
 
 export const mb = (bytes: number): number => bytes / MB;
