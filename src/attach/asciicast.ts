@@ -13,7 +13,9 @@ export interface CastHeader {
   [k: string]: unknown;
 }
 
-export type CastEventCode = 'o' | 'i' | 'm' | 'r';
+/** o output, i typed keys, m marker, r resize; h an agent's hook call recorded beside the bytes (data: JSON
+ * `{"agent", "event", "payload"}`, see docs/recording.md): the scorer copies the cast alone, so hooks live in it. */
+export type CastEventCode = 'o' | 'i' | 'm' | 'r' | 'h';
 export interface CastEvent {
   t: number;
   code: CastEventCode;
@@ -63,7 +65,7 @@ export function parseCast(text: string): Cast {
       continue;
     }
     const code = ev[1] as CastEventCode;
-    if (code !== 'o' && code !== 'i' && code !== 'm' && code !== 'r') {
+    if (code !== 'o' && code !== 'i' && code !== 'm' && code !== 'r' && code !== 'h') {
       skipped++;
       continue;
     }

@@ -4,6 +4,11 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseCast, type Cast } from './asciicast.js';
 import type { PaneEvent, PaneEventListener, PaneSource, PaneSourceInfo } from './source.js';
+import { hookEventFrom, type HookEvent } from '../hooks/payload.js';
+import { isHookAgent } from '../hooks/agents.js';
+
+/** A recorded hook call, ready for the pane (as the daemon hands it a POST /api/hooks). */
+export type ReplayHookListener = (t: number, hook: HookEvent) => void;
 
 /** Output chunks closer together than this are one frame (a pty read split a program's write). */
 const SAME_FRAME_S = 0.002;
@@ -15,6 +20,9 @@ const MAX_TRAILING_REST_S = 600;
 export class ReplaySource implements PaneSource {
   readonly info: PaneSourceInfo;
   private readonly listeners: PaneEventListener[] = [];
+  private readonly hookListeners: ReplayHookListener[] = [];
+  /** "h" events that did not name an agent and an event (counted, never fatal). */
+  badHooks = 0;
 
   constructor(readonly cast: Cast, name: string) {
     this.info = { id: `replay:${name}`, name, kind: 'replay', cols: cast.header.width, rows: cast.header.height };
@@ -26,6 +34,11 @@ export class ReplaySource implements PaneSource {
 
   onEvent(listener: PaneEventListener): void {
     this.listeners.push(listener);
+  }
+
+  /** Recorded hook calls, in order with the events (register before start()). */
+  onHook(listener: ReplayHookListener): void {
+    this.hookListeners.push(listener);
   }
 
   /** The recording's end: its declared duration (believed up to MAX_TRAILING_REST_S past the last event), or its
@@ -53,6 +66,16 @@ export class ReplaySource implements PaneSource {
           t = next.t;
         }
         ev = { kind: 'output', t, data };
+      } else if (e.code === 'h') {
+        const hook = parseHook(e.data);
+        if (!hook) {
+          this.badHooks++;
+          continue;
+        }
+        for (const l of this.hookListeners) l(e.t, hook);
+        const p = pace?.();
+        if (p) await p;
+        continue;
       } else {
         ev = toEvent(e.t, e.code, e.data);
         if (!ev) continue;
@@ -77,4 +100,19 @@ function toEvent(t: number, code: string, data: string): PaneEvent | null {
     default:
       return null; // markers carry no pane content
   }
+}
+
+/** An "h" event's data: `{"agent", "event", "payload"}` as the hook command received it; null if it names none. */
+function parseHook(data: string): HookEvent | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  if (raw === null || typeof raw !== 'object') return null;
+  const { agent, event, payload } = raw as { agent?: unknown; event?: unknown; payload?: unknown };
+  if (!isHookAgent(agent)) return null;
+  const ev = hookEventFrom(agent, payload, typeof event === 'string' && event ? event : undefined);
+  return typeof ev === 'string' ? null : ev;
 }

@@ -61,6 +61,9 @@ export interface PaneMonitorOptions {
   beforeEvent?: (tSeconds: number) => void;
 }
 
+/** What waits in the terminal's write queue: a source event, or an agent's hook delivered out of band. */
+type QueuedEvent = PaneEvent | { kind: 'hook'; t: number; signal: Extract<InBandSignal, { kind: 'hook' }>; line: string };
+
 export type TransitionListener = (tr: Transition) => void;
 export type SignalListener = (sig: Signal) => void;
 
@@ -76,7 +79,7 @@ export class PaneMonitor {
   private readonly signalListeners: SignalListener[] = [];
   private readonly changeListeners: Array<() => void> = [];
   /** Events queued in the terminal, oldest first: the head is the chunk being parsed. */
-  private readonly inFlight = new Fifo<PaneEvent>();
+  private readonly inFlight = new Fifo<QueuedEvent>();
   private pending = 0;
   private drainWaiters: Array<() => void> = [];
   private tickTimer: unknown = null;
@@ -135,6 +138,19 @@ export class PaneMonitor {
 
   /** Feed one source event. Cheap: the work happens as the terminal parses it. */
   handle(ev: PaneEvent): void {
+    this.enqueue(ev);
+  }
+
+  /**
+   * An agent's hook event (the daemon received it out of band, or a recording carries it), at pane time `t`. It
+   * queues behind what the terminal has yet to parse, so it is applied in order with the pane's output, on a freshly
+   * read screen, with the clock moved to its time first as for any event.
+   */
+  hook(t: number, signal: Extract<InBandSignal, { kind: 'hook' }>, line: string): void {
+    this.enqueue({ kind: 'hook', t, signal, line });
+  }
+
+  private enqueue(ev: QueuedEvent): void {
     if (this.stopped) return;
     // The clock must reach an event's time before the event is parsed: done here when the terminal is idle,
     // otherwise by the callback of the event queued just before it (see parsed()).
@@ -146,22 +162,6 @@ export class PaneMonitor {
     } else {
       this.screen.write('', this.parsed);
     }
-  }
-
-  /**
-   * An agent's hook event (the daemon received it out of band), at pane time `t`. It queues behind what the
-   * terminal has yet to parse, so it is applied in order with the pane's output, on a freshly read screen.
-   */
-  hook(t: number, signal: Extract<InBandSignal, { kind: 'hook' }>, line: string): void {
-    if (this.stopped) return;
-    if (this.opts.beforeEvent && this.inFlight.size === 0) this.opts.beforeEvent(t);
-    this.screen.write('', () => {
-      if (this.stopped) return;
-      this.queue.noteEvent(t);
-      this.maybeTake(t, true);
-      this.apply(this.analyzer.signal({ t, signal, line }));
-      this.refreshTick();
-    });
   }
 
   /** Events handed in and not yet applied. */
@@ -269,8 +269,13 @@ export class PaneMonitor {
     return true;
   }
 
-  private afterOther(ev: PaneEvent): void {
+  private afterOther(ev: QueuedEvent): void {
     switch (ev.kind) {
+      case 'hook':
+        this.queue.noteEvent(ev.t);
+        this.maybeTake(ev.t, true);
+        this.apply(this.analyzer.signal({ t: ev.t, signal: ev.signal, line: ev.line }));
+        break;
       case 'input': {
         // Enter, Esc, Ctrl-C and friends end or start turns: read the screen as it was just before them, and
         // read it promptly afterwards. Plain typing only echoes: it waits for the ordinary coalescing.
