@@ -169,17 +169,17 @@ export class PaneAnalyzer implements Tier1Host {
     this.lastChange = ch;
     this.hash = ch.hash;
     this.lastOutputAt = ch.lastOutputAt;
-    if (ch.meaningful) {
-      this.lastMeaningfulAt = ch.lastMeaningfulAt;
-      // Any change read after the anchor was armed is after it (events arrive in order; a live clock may give
-      // the key and its echo the same millisecond).
-      // On a full-screen program's screen, a redraw that answers the key is not work (Enter in an editor).
-      const answer = ch.snapshot.altScreen && !ch.selfDriven && this.readsFullscreen();
-      if (this.anchor && !this.anchor.evidence && ch.hash !== this.anchor.hash && !answer) this.anchor.evidence = true;
-    }
     // Any redraw counts as a frame here, a clock's digits too (folded away from `meaningful`, which guards stalls).
     const rows = ch.snapshot.changedRows;
     if (ch.snapshot.altScreen) this.fullscreen.noteChange(ch.t, ch.selfDriven, rows === undefined || rows.length > 0);
+    if (ch.meaningful) {
+      this.lastMeaningfulAt = ch.lastMeaningfulAt;
+      // Any change read after the anchor was armed is after it (events arrive in order; a live clock may give
+      // the key and its echo the same millisecond). On a full-screen program's screen only its own animation is
+      // work: a redraw answering a key (Enter in an editor, a late one after Esc) is not.
+      const answer = ch.snapshot.altScreen && this.readsFullscreen() && this.fullscreenMode(ch.t) !== 'animating';
+      if (this.anchor && !this.anchor.evidence && ch.hash !== this.anchor.hash && !answer) this.anchor.evidence = true;
+    }
     if (this.prog.open) {
       // Only rows that changed can newly show a program's signature (titles are checked as they arrive).
       const rows = ch.snapshot.changedRows;
