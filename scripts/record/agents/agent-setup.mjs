@@ -1,0 +1,104 @@
+// A scratch home for one recording of a real agent CLI: its settings pointed at the local fake backend (update
+// checks, analytics and trust prompts off), termsupervisor's hooks installed with `termsupervisor hooks install`, and
+// the hook command swapped for a recorder that notes each call (time, event argument, payload) in a log file.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Where `npm install --prefix /work/tools/<agent>` put the CLIs (override with TS_CODEX_BIN / TS_GEMINI_BIN). */
+export const AGENT_BIN = {
+  codex: process.env.TS_CODEX_BIN ?? '/work/tools/codex/node_modules/.bin/codex',
+  gemini: process.env.TS_GEMINI_BIN ?? '/work/tools/gemini/node_modules/.bin/gemini',
+};
+
+/**
+ * The hook recorder: installed as the termsupervisor program the hooks run (`hooks install --command`), so the
+ * agent calls it exactly as it would call `termsupervisor hook <agent> [event]`. One line per call:
+ * epoch seconds (bash's EPOCHREALTIME, the same clock as the recorder's), agent, event argument, payload (base64).
+ * It prints nothing: Gemini parses a hook's stdout.
+ */
+function hookRecorder(log) {
+  return `#!/bin/bash
+t=$EPOCHREALTIME
+agent=$2
+if [ "$agent" = codex ]; then event=""; payload=\${@: -1}; else event=$3; payload=$(cat); fi
+printf '%s\\t%s\\t%s\\t%s\\n' "$t" "$agent" "\${event:--}" "$(printf %s "$payload" | base64 -w0)" >> '${log}'
+`;
+}
+
+/** Writes the agent's settings under `home`, installs the hooks; returns the environment to run it with. */
+export function setupAgent(agent, { root, scratch, home, project, backendUrl }) {
+  const bin = join(scratch, 'bin');
+  mkdirSync(bin, { recursive: true });
+  const log = join(scratch, 'hooks.log');
+  writeFileSync(log, '');
+  // The name must start with "termsupervisor": `hooks install` and `hooks status` recognise their own hook by it.
+  const shim = join(bin, 'termsupervisor-hook-recorder');
+  writeFileSync(shim, hookRecorder(log));
+  chmodSync(shim, 0o755);
+  const env = { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_STATE_HOME: join(home, '.local', 'state'), XDG_RUNTIME_DIR: join(scratch, 'run') };
+  mkdirSync(env.XDG_RUNTIME_DIR, { recursive: true, mode: 0o700 });
+  if (agent === 'codex') {
+    const codexHome = join(home, '.codex');
+    mkdirSync(codexHome, { recursive: true });
+    writeFileSync(
+      join(codexHome, 'config.toml'),
+      [
+        'model = "gpt-5.1-codex"',
+        'model_provider = "fake"',
+        // Codex asks before running a command the model wants run outside the sandbox.
+        'approval_policy = "on-request"',
+        'sandbox_mode = "read-only"',
+        'check_for_update_on_startup = false',
+        '',
+        '[analytics]',
+        'enabled = false',
+        '',
+        '[model_providers.fake]',
+        'name = "fake"',
+        `base_url = ${JSON.stringify(backendUrl)}`,
+        'env_key = "FAKE_OPENAI_API_KEY"',
+        'wire_api = "responses"',
+        '',
+        `[projects.${JSON.stringify(project)}]`,
+        'trust_level = "trusted"',
+        '',
+      ].join('\n'),
+    );
+    Object.assign(env, { CODEX_HOME: codexHome, FAKE_OPENAI_API_KEY: 'sk-fake' });
+  } else {
+    const dir = join(home, '.gemini');
+    mkdirSync(dir, { recursive: true });
+    const settings = {
+      security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+      general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+    };
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings, null, 2) + '\n');
+    Object.assign(env, { GEMINI_API_KEY: 'fake-key', GOOGLE_GEMINI_BASE_URL: backendUrl });
+  }
+  execFileSync(join(root, 'bin', 'termsupervisor'), ['hooks', 'install', agent, '--home', home, '--command', shim], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  return { env, log };
+}
+
+/** Hook calls logged since `offset` (bytes): [{epoch, agent, event, payload}], and the new offset. */
+export function readHookLog(log, offset) {
+  const buf = readFileSync(log);
+  const end = buf.lastIndexOf(0x0a) + 1;
+  if (end <= offset) return { calls: [], offset };
+  const calls = [];
+  for (const line of buf.subarray(offset, end).toString('utf8').split('\n')) {
+    if (!line) continue;
+    const [epoch, agent, event, b64] = line.split('\t');
+    const text = Buffer.from(b64 ?? '', 'base64').toString('utf8');
+    let payload;
+    try {
+      payload = JSON.parse(text);
+    } catch {
+      payload = text;
+    }
+    calls.push({ epoch: Number(epoch), agent, event: event === '-' ? '' : event, payload });
+  }
+  return { calls, offset: end };
+}

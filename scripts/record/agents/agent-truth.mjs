@@ -1,0 +1,50 @@
+// Truth events of an agent recording (driver keys, backend clock) -> segments in the shared corpus FORMAT.
+import { segments } from '../truth.mjs';
+
+/**
+ * A turn that ends while a prompt the person queued is waiting, and is followed by that prompt's request with no key
+ * from the driver in between, is not a finish: the CLI sent the queued prompt by itself. Marks such turn ends
+ * (`followed_by_queued`) in place.
+ */
+export function markQueuedFollowUps(events) {
+  const sorted = [...events].sort((a, b) => a.t - b.t);
+  let queued = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    const e = sorted[i];
+    if (e.kind === 'prompt_queued') queued++;
+    if (e.kind !== 'turn_complete' || queued === 0) continue;
+    const next = sorted.slice(i + 1).find((x) => x.kind === 'prompt_submitted' || (x.kind === 'backend_request' && !x.after));
+    if (next?.kind === 'backend_request') {
+      e.followed_by_queued = true;
+      queued--;
+    }
+  }
+  return events;
+}
+
+export function agentSegments(events, duration) {
+  markQueuedFollowUps(events);
+  const mapped = [];
+  for (const e of events) {
+    switch (e.kind) {
+      case 'prompt_submitted':
+      case 'approval_requested':
+      case 'approval_given':
+        mapped.push(e);
+        break;
+      case 'approval_dismissed':
+        mapped.push({ t: e.t, kind: 'turn_complete' });
+        break;
+      case 'turn_complete':
+        if (!e.followed_by_queued) mapped.push(e);
+        break;
+      case 'cli_command':
+        // `/quit`: the session is over; nothing is running and nothing new finished.
+        if (e.ends) mapped.push({ t: e.t, kind: 'program_at_rest', note: 'the person quit the CLI' });
+        break;
+      default:
+        break;
+    }
+  }
+  return segments(mapped, duration);
+}
