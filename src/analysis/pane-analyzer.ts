@@ -19,6 +19,8 @@ import { SignalLedger, targetState } from './signal-ledger.js';
 import { StabilityWindow } from './stability-window.js';
 import { nextDeadline, phaseOf, timeMatters, type Phase, type WindowState } from './time-windows.js';
 import { FullscreenActivity, type FullscreenMode } from './fullscreen-activity.js';
+import { FollowUp, queuedMarker } from './follow-up.js';
+import { TypedLine } from './typed-line.js';
 
 export interface AnalyzerOptions {
   cfg: Config;
@@ -38,6 +40,8 @@ interface Anchor {
   moved: boolean;
   /** Absolute screen row the prompt was submitted on. */
   row: number | undefined;
+  /** The line was a command to the CLI itself (/quit, /help): only a working screen shows a turn, not any redraw. */
+  local?: boolean;
 }
 
 
@@ -52,6 +56,9 @@ export class PaneAnalyzer implements Tier1Host {
   private readonly doneWindow = new StabilityWindow();
   private readonly tier1 = new Tier1Inputs(this);
   private readonly fullscreen: FullscreenActivity;
+  /** A message queued during the turn: its end is followed at once by the queued turn (held DONE). */
+  private readonly followUp: FollowUp;
+  private readonly typed = new TypedLine();
   state: MachineState = 'IDLE';
 
   private snap: ScreenSnapshot | null = null;
@@ -81,6 +88,7 @@ export class PaneAnalyzer implements Tier1Host {
     this.prog = new ProgramTracker(opts.cfg, opts.forced, opts.command);
     this.reader = new ScreenClassifier(opts.cfg);
     this.fullscreen = new FullscreenActivity(opts.cfg.thresholds);
+    this.followUp = new FollowUp(opts.cfg.thresholds.queued_follow_up_s);
   }
 
   get currentProgram(): { program: ProgramId; rule: string } {
@@ -106,6 +114,7 @@ export class PaneAnalyzer implements Tier1Host {
     if (state === this.state) return;
     const wasRest = this.phase() === 'rest';
     this.state = state;
+    this.followUp.noteState(this.now, state);
     const phase = this.phase();
     if (phase === 'rest') {
       this.anchor = null;
@@ -152,7 +161,12 @@ export class PaneAnalyzer implements Tier1Host {
   input(t: number, data: string): Signal[] {
     this.now = Math.max(this.now, t);
     this.fullscreen.noteKey(t);
-    if (/[\r\n]/.test(data)) this.armAnchor(t);
+    const lines = this.typed.input(data);
+    if (/[\r\n]/.test(data)) {
+      this.armAnchor(t);
+      const last = lines[lines.length - 1];
+      if (last !== undefined && this.localCommand(last)) this.anchor!.local = true;
+    }
     if (data === '\x1b' && this.phase() === 'running') this.interruptSeen = true;
     return [];
   }
@@ -178,8 +192,9 @@ export class PaneAnalyzer implements Tier1Host {
       // the key and its echo the same millisecond). On a full-screen program's screen only its own animation is
       // work: a redraw answering a key (Enter in an editor, a late one after Esc) is not.
       const answer = ch.snapshot.altScreen && this.readsFullscreen() && this.fullscreenMode(ch.t) !== 'animating';
-      if (this.anchor && !this.anchor.evidence && ch.hash !== this.anchor.hash && !answer) this.anchor.evidence = true;
+      if (this.anchor && !this.anchor.evidence && !this.anchor.local && ch.hash !== this.anchor.hash && !answer) this.anchor.evidence = true;
     }
+    if (this.phase() === 'running') this.followUp.noteScreen(queuedMarker(this.cfg, this.prog.program, ch.snapshot.lines) !== null);
     if (this.prog.open) {
       // Only rows that changed can newly show a program's signature (titles are checked as they arrive).
       const rows = ch.snapshot.changedRows;
@@ -198,6 +213,8 @@ export class PaneAnalyzer implements Tier1Host {
     const out: Signal[] = [];
     const th = this.cfg.thresholds;
     this.tier1.tick(t, out);
+    const held = this.followUp.due(t);
+    if (held) this.emit(out, t, 'done', held.tier, held.rule, held.line);
     if (this.anchor && !this.anchor.evidence && t - this.anchor.t > th.anchor_evidence_window_s) this.anchor = null;
     if (this.timeMatters(t)) out.push(...this.evaluate(t));
     return out;
@@ -206,12 +223,12 @@ export class PaneAnalyzer implements Tier1Host {
   /** Whether this pane needs the fine tick now: a pending candidate, a turn waiting for evidence, a window
    * about to close. Otherwise the next look can wait until nextDeadline(). */
   wantsTicks(t: number): boolean {
-    return this.timeMatters(t) || this.tier1.pending || (this.anchor !== null && !this.anchor.evidence);
+    return this.timeMatters(t) || this.tier1.pending || this.followUp.holding || (this.anchor !== null && !this.anchor.evidence);
   }
 
   /** The earliest time at which a quiet window can close by itself (Infinity if none is running). */
   nextDeadline(t: number): number {
-    return nextDeadline(this.cfg.thresholds, this.windows(t), t);
+    return Math.min(nextDeadline(this.cfg.thresholds, this.windows(t), t), this.followUp.deadline);
   }
 
   /** Whether the passing of time alone could change a decision now (a quiet pane costs nothing between changes). */
@@ -297,7 +314,8 @@ export class PaneAnalyzer implements Tier1Host {
       // A parked pager or editor redrawn once (a person paging in a pane whose keys we cannot see) is still at rest.
       if (this.parked && cls.verdict === 'working' && !cls.rule.endsWith('.fullscreen_animating')) return out;
       const anchored = this.anchor !== null && this.anchor.evidence;
-      if (cls.verdict === 'working' && (this.anchor !== null || t - (this.workingSince ?? t) >= th.unanchored_screen_confirm_s)) {
+      // Work right after a DONE with no key typed is a queued message's turn, which the agent started by itself.
+      if (cls.verdict === 'working' && (this.anchor !== null || this.followUp.justDone(t, this.state) || t - (this.workingSince ?? t) >= th.unanchored_screen_confirm_s)) {
         speak('run', cls.rule, cls.line);
       } else if (anchored && cls.verdict !== 'waiting' && cls.verdict !== 'resting') {
         speak('run', ANCHOR_RULE, clip(cls.line || this.cursorRow()), 3);
@@ -353,6 +371,7 @@ export class PaneAnalyzer implements Tier1Host {
       }
       case 'working':
         this.doneWindow.reset();
+        this.followUp.work();
         if (cls.rule.endsWith('.fullscreen_animating')) this.turnAnimated = true;
         this.checkStall(t, out);
         break;
@@ -450,6 +469,13 @@ export class PaneAnalyzer implements Tier1Host {
     return this.snap && this.readsFullscreen() ? this.fullscreen.mode(t, this.snap.altScreen) : null;
   }
 
+  /** A submitted line that the agent's CLI handles itself (its profile knows the form). */
+  private localCommand(line: string): boolean {
+    const p = this.prog.program;
+    const re = p === 'codex' ? this.cfg.patterns.codex.local_command : p === 'gemini' ? this.cfg.patterns.gemini.local_command : null;
+    return re !== null && re.test(line);
+  }
+
   private cursorRow(): string {
     return this.snap?.lines[this.snap.cursorY] ?? '';
   }
@@ -472,6 +498,8 @@ export class PaneAnalyzer implements Tier1Host {
   }
 
   emit(out: Signal[], t: number, type: SignalType, tier: Tier, rule: string, line: string): void {
+    if (type === 'run') this.followUp.work();
+    else if (type === 'done' && this.followUp.hold({ t, tier, rule, line })) return this.suppress(t, type, tier, rule, 'queued_follow_up');
     const target = targetState(type, this.state);
     if (target === null) return;
     this.ledger.fired(t, type, tier, rule);

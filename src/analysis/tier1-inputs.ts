@@ -5,7 +5,8 @@ import type { Config, ProgramId } from '../config/config.js';
 import type { InBandSignal, TimedSignal } from '../screen/types.js';
 import type { MachineState, Signal, SignalType, Tier } from './types.js';
 import { agentStateAction } from './agent-state.js';
-import { hookAction } from './hook-table.js';
+import { hookAction, hookRule } from './hook-table.js';
+import { hookNotAboutPane } from './hook-filter.js';
 import type { Phase } from './time-windows.js';
 
 /** What Tier 1 needs from the analyzer that hosts it. */
@@ -111,6 +112,8 @@ export class Tier1Inputs {
   /** An agent's hook (delivered by the daemon): mapped through hook-table.ts. */
   private hook(t: number, s: HookSignal, line: string, out: Signal[]): void {
     const h = this.host;
+    const elsewhere = hookNotAboutPane(h.cfg, s);
+    if (elsewhere) return h.suppress(t, 'done', 1, hookRule(s.agent, s.event, s.detail), elsewhere);
     this.lastAt = t;
     h.claimProgram(s.agent, `detect.${s.agent}.hook`);
     const action = hookAction(s.agent, s.event, s.detail, h.state);

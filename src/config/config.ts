@@ -187,6 +187,7 @@ export interface Thresholds {
   line_rate_window_s: number;
   unanchored_working_confirm_s: number;
   unanchored_screen_confirm_s: number;
+  queued_follow_up_s: number;
   wait_confirm_s: number;
   waiting_fallback_idle_s: number;
   echo_window_s: number;
@@ -246,6 +247,9 @@ export interface CodexPatterns {
   failed: RegExp[];
   interrupted: RegExp[];
   done: RegExp[];
+  side_request_input: RegExp[];
+  queued: RegExp[];
+  local_command: RegExp;
 }
 
 export interface GeminiPatterns {
@@ -260,6 +264,8 @@ export interface GeminiPatterns {
   failed: RegExp[];
   interrupted: RegExp[];
   done: RegExp[];
+  queued: RegExp[];
+  local_command: RegExp;
 }
 
 export type ProgramId = 'claude' | 'codex' | 'gemini' | 'shell' | 'generic';

@@ -201,7 +201,7 @@ export class PaneRegistry implements DaemonApi {
     }
     this.opts.store.addCounters({ 'hook.matched': 1 });
     this.logs.get(pane.id)?.debug({ kind: 'hook', agent: body.agent, event: body.event, detail: body.detail, session: body.session }, 'hook');
-    pane.monitor.hook(pane.t, { kind: 'hook', agent: body.agent, event: body.event, detail: body.detail }, body.message);
+    pane.monitor.hook(pane.t, { kind: 'hook', agent: body.agent, event: body.event, detail: body.detail, session: body.session, input: body.input }, body.message);
     return { matched: true, pane: pane.id };
   }
 

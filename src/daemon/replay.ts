@@ -31,7 +31,7 @@ export async function replayCast(source: ReplaySource, cfg: Config, agent: Agent
   });
   source.onEvent((ev) => monitor.handle(ev));
   // Hook calls recorded beside the bytes reach the pane as the daemon delivers a POST /api/hooks.
-  source.onHook((t, h) => monitor.hook(t, { kind: 'hook', agent: h.agent, event: h.event, detail: h.detail }, h.message));
+  source.onHook((t, h) => monitor.hook(t, { kind: 'hook', agent: h.agent, event: h.event, detail: h.detail, session: h.session, input: h.input }, h.message));
   await source.start(() => (monitor.backlogged ? monitor.drain() : undefined));
   await monitor.flush();
   const end = source.endTime;

@@ -1,7 +1,7 @@
 // The body of POST /api/hooks: one hook event and the pane it came from. Built by `termsupervisor hook`, checked
 // field by field by the daemon (anything the agent or a stranger sent is untrusted), never thrown on.
 import { EVENT_NAME, isHookAgent } from './agents.js';
-import { HOOK_MESSAGE_MAX, SESSION_MAX, type HookEvent } from './payload.js';
+import { CWD_MAX, HOOK_MESSAGE_MAX, SESSION_MAX, type HookEvent } from './payload.js';
 import type { PaneRef } from './pane-ref.js';
 
 export const HOOK_BODY_VERSION = 1;
@@ -30,6 +30,11 @@ export function parseHookBody(raw: unknown): ParsedHookBody {
   if (typeof message !== 'string' || message.length > HOOK_MESSAGE_MAX) return bad(`message must be a string of at most ${HOOK_MESSAGE_MAX} characters`);
   const session = b['session'] ?? '';
   if (typeof session !== 'string' || session.length > SESSION_MAX) return bad(`session must be a string of at most ${SESSION_MAX} characters`);
+  // Added later than the rest: a hook command of an older termsupervisor sends neither.
+  const input = b['input'] ?? '';
+  if (typeof input !== 'string' || input.length > HOOK_MESSAGE_MAX) return bad(`input must be a string of at most ${HOOK_MESSAGE_MAX} characters`);
+  const cwd = b['cwd'] ?? '';
+  if (typeof cwd !== 'string' || cwd.length > CWD_MAX) return bad(`cwd must be a string of at most ${CWD_MAX} characters`);
   const p = b['pane'];
   if (p === null || typeof p !== 'object' || Array.isArray(p)) return bad('pane must be an object');
   const pane: PaneRef = {};
@@ -39,5 +44,5 @@ export function parseHookBody(raw: unknown): ParsedHookBody {
     if (typeof v !== 'string' || v.length > MAX_REF_CHARS) return bad(`pane.${k} must be a string of at most ${MAX_REF_CHARS} characters`);
     if (v) pane[k] = v;
   }
-  return { ok: true, body: { v: HOOK_BODY_VERSION, agent: b['agent'], event: b['event'], detail, message, session, pane } };
+  return { ok: true, body: { v: HOOK_BODY_VERSION, agent: b['agent'], event: b['event'], detail, message, session, input, cwd, pane } };
 }

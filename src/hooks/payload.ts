@@ -12,7 +12,15 @@ export interface HookEvent {
   session: string;
   /** One line for people (the prompt, the tool and its command, the notification's message); '' if none. */
   message: string;
+  /** Codex: the first line of the request's last input message (what the turn was asked); '' otherwise. Codex's own
+   * side requests (a task title on a thread of its own) fire notify too, and this tells them apart. */
+  input?: string;
+  /** The agent's working directory as the payload gives it (`cwd`); '' if none. */
+  cwd?: string;
 }
+
+/** A working directory longer than this is not kept. */
+export const CWD_MAX = 1024;
 
 /** A message is one line of at most this many characters (the daemon clips transition lines further). */
 export const HOOK_MESSAGE_MAX = 200;
@@ -33,13 +41,20 @@ export function hookEventFrom(agent: HookAgent, raw: unknown, eventArg?: string)
   const event = EVENT_NAME.test(named) ? named : (eventArg ?? '');
   if (!EVENT_NAME.test(event)) return `no hook event named (payload ${raw === undefined ? 'missing or not JSON' : 'without one'}, and no event argument)`;
   const session = str(agent === 'codex' ? p['thread-id'] : p['session_id']);
+  const cwd = str(p['cwd']);
   return {
     agent,
     event,
     detail: detailOf(agent, event, p),
     session: session.length <= SESSION_MAX ? session : '',
     message: oneLine(messageOf(agent, event, p)),
+    input: agent === 'codex' ? oneLine(lastString(p['input-messages'])) : '',
+    cwd: cwd.length <= CWD_MAX ? cwd : '',
   };
+}
+
+function lastString(v: unknown): string {
+  return Array.isArray(v) && v.length > 0 ? str(v[v.length - 1]) : '';
 }
 
 function detailOf(agent: HookAgent, event: string, p: Json): string {

@@ -15,8 +15,9 @@ export type InBandSignal =
   | { kind: 'notification'; protocol: 'osc9' | 'osc777'; title: string; body: string }
   /** An agent's own hook (Claude Code / Gemini CLI hooks, Codex notify), delivered out of band by the daemon:
    * `event` is the agent's name for it (Stop, AfterAgent, agent-turn-complete), `detail` its sub-kind
-   * (notification_type, source, reason) or ''. Never parsed from the byte stream. */
-  | { kind: 'hook'; agent: 'claude' | 'codex' | 'gemini'; event: string; detail: string }
+   * (notification_type, source, reason) or ''; `session` the agent's session or thread id, `input` what a Codex
+   * request was asked (both '' or absent when unknown). Never parsed from the byte stream. */
+  | { kind: 'hook'; agent: 'claude' | 'codex' | 'gemini'; event: string; detail: string; session?: string; input?: string }
   | { kind: 'title'; title: string }
   | { kind: 'bell' }
   | { kind: 'bracketed-paste'; on: boolean }

@@ -35,13 +35,15 @@ describe('hook payloads as the agents document them', () => {
 
   it('keeps the parts that tell a person what happened', () => {
     expect(hookEventFrom('claude', payload('claude', 'UserPromptSubmit'))).toEqual({
-      agent: 'claude', event: 'UserPromptSubmit', detail: '', session: 'abc123', message: 'Fix the failing test in src/parser.ts',
+      agent: 'claude', event: 'UserPromptSubmit', detail: '', session: 'abc123', message: 'Fix the failing test in src/parser.ts', input: '', cwd: '/home/user/my-project',
     });
     expect(hookEventFrom('claude', payload('claude', 'PermissionRequest'))).toMatchObject({ message: 'Bash: rm -rf build' });
     expect(hookEventFrom('claude', payload('claude', 'Notification.permission_prompt'))).toMatchObject({ detail: 'permission_prompt', message: 'Claude needs your permission to use Bash' });
     expect(hookEventFrom('claude', payload('claude', 'SessionEnd.prompt_input_exit'))).toMatchObject({ detail: 'prompt_input_exit' });
     expect(hookEventFrom('codex', payload('codex', 'agent-turn-complete'))).toEqual({
       agent: 'codex', event: 'agent-turn-complete', detail: '', session: 'b5f6c1e2-1c2d-4a5b-9e8f-0123456789ab', message: 'Rename complete and verified `cargo build` succeeds.',
+      // what the turn was asked (Codex's own side requests are told apart by it) and where it ran (pane matching)
+      input: 'Rename `foo` to `bar` and update the callsites.', cwd: '/home/user/my-project',
     });
     expect(hookEventFrom('gemini', payload('gemini', 'AfterAgent'))).toMatchObject({ message: 'I added a --verbose flag to src/cli.ts.' });
     expect(hookEventFrom('gemini', payload('gemini', 'Notification.ToolPermission'))).toMatchObject({ detail: 'ToolPermission', message: 'Tool Edit File requires editing' });
@@ -114,9 +116,9 @@ describe('the hook decision table', () => {
 describe('POST /api/hooks body', () => {
   const good = { v: 1, agent: 'claude', event: 'Stop', detail: '', session: 's', message: 'm', pane: { id: 'run-1' } };
   it('accepts a well-formed body, dropping empty pane fields', () => {
-    expect(parseHookBody({ ...good, pane: { id: 'run-1', tty: '' } })).toEqual({ ok: true, body: { ...good } });
-    expect(parseHookBody({ v: 1, agent: 'codex', event: 'agent-turn-complete', pane: {} })).toEqual({
-      ok: true, body: { v: 1, agent: 'codex', event: 'agent-turn-complete', detail: '', message: '', session: '', pane: {} },
+    expect(parseHookBody({ ...good, pane: { id: 'run-1', tty: '' } })).toEqual({ ok: true, body: { ...good, input: '', cwd: '' } });
+    expect(parseHookBody({ v: 1, agent: 'codex', event: 'agent-turn-complete', input: 'fix it', cwd: '/p', pane: {} })).toEqual({
+      ok: true, body: { v: 1, agent: 'codex', event: 'agent-turn-complete', detail: '', message: '', session: '', input: 'fix it', cwd: '/p', pane: {} },
     });
   });
   it.each([
@@ -126,6 +128,8 @@ describe('POST /api/hooks body', () => {
     ['bad event', { ...good, event: '../etc' }],
     ['bad detail', { ...good, detail: 'a b' }],
     ['long message', { ...good, message: 'x'.repeat(HOOK_MESSAGE_MAX + 1) }],
+    ['long input', { ...good, input: 'x'.repeat(HOOK_MESSAGE_MAX + 1) }],
+    ['cwd not a string', { ...good, cwd: 7 }],
     ['pane not an object', { ...good, pane: 'run-1' }],
     ['pane field not a string', { ...good, pane: { id: 7 } }],
     ['pane field too long', { ...good, pane: { tty: 'x'.repeat(600) } }],

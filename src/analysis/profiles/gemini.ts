@@ -53,6 +53,8 @@ export function classifyGemini(snap: ScreenSnapshot, ctx: ProfileContext): Class
   const done = lastMatch(edge, p.done);
   if (done) return v('ready', 'done_marker', done.line, true);
   if (p.ready_title.test(snap.title.trim())) return v('ready', 'title_ready', snap.title, true);
-  if (boxes.length) return v('ready', 'input_box', lines[live]!);
+  // Only a live input box says the CLI waits for a prompt: boxes with text below them and none under it (the session
+  // summary printed after /quit) are echoes of a CLI that has left.
+  if (live < lines.length) return v('ready', 'input_box', lines[live]!);
   return v('unknown', 'no_marker', '');
 }
