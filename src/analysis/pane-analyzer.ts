@@ -78,6 +78,8 @@ export class PaneAnalyzer implements Tier1Host {
   private waitEnteredAt = 0;
   private waitEnteredHash = '';
   private interruptSeen = false;
+  /** When the person last pressed a key at a question (WAITING): Tier 1 silence from before it no longer holds. */
+  private answeredAt = -Infinity;
   private stalled = false;
   private lastIdleEmit = -Infinity;
   /** The signature of the classification last compared with the anchor's baseline. */
@@ -168,6 +170,9 @@ export class PaneAnalyzer implements Tier1Host {
       if (last !== undefined && this.localCommand(last)) this.anchor!.local = true;
     }
     if (data === '\x1b' && this.phase() === 'running') this.interruptSeen = true;
+    // The person answered the question (Enter, Esc, a choice): what the screen shows next is their answer's effect,
+    // which a hook spoken before it (the agent's own "I ask") cannot know.
+    if (this.phase() === 'waiting') this.answeredAt = t;
     return [];
   }
 
@@ -284,7 +289,7 @@ export class PaneAnalyzer implements Tier1Host {
     const cls = this.reclassify(t);
     if (this.anchor && !this.anchor.moved && this.signature(cls) !== this.anchor.baseline) this.anchor.moved = true;
     const tier: Tier = cls.program === 'generic' ? 3 : 2;
-    const gateClosed = t - this.tier1.lastAt < th.prompt_silence_s;
+    const gateClosed = t - this.tier1.lastAt < th.prompt_silence_s && this.tier1.lastAt >= this.answeredAt;
     const jobGated = tier === 3 && this.jobGateBlocks();
     const speak = (type: SignalType, rule: string, line: string, tierOverride?: Tier): void => {
       const tr = tierOverride ?? tier;

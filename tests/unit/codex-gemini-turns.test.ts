@@ -169,6 +169,30 @@ async function geminiSubmitted(d: PaneDriver): Promise<void> {
   await d.input(1.0, '\r');
 }
 
+describe('Esc at an approval question ends the turn (issue 12 item 4)', () => {
+  const menu = frame(['', TOP, ' > write hello.txt', BOT, '╭──────╮', '│ ? Shell  echo hi > hello.txt', '│ Allow execution of [Shell]?', '│ ● 1. Allow once', '│   2. Allow for this session', '│   3. No, suggest changes (esc)', '╰──────╯'], '✋  Action Required (project)');
+  const cancelled = frame(['', TOP, ' > write hello.txt', BOT, '│ -  Shell echo hi > hello.txt', 'ℹ Request cancelled.', '', ...GM_BOX], '◇  Ready (project)');
+
+  it('Gemini: Esc 1 s after the Notification hook: DONE as soon as the screen shows the cancel, not when the hook falls silent', async () => {
+    const d = driver({ agent: 'gemini' });
+    await geminiSubmitted(d);
+    await hook(d, 1.02, 'gemini', 'BeforeAgent');
+    await d.out(1.5, gmWorking());
+    await hook(d, 2.0, 'gemini', 'Notification', { detail: 'ToolPermission', line: 'Tool Confirm Shell Command requires execution' });
+    await d.out(2.5, menu);
+    await d.input(3.0, '\x1b');
+    await d.out(3.1, cancelled);
+    await d.until(10);
+    expect(moves(d), d.describe()).toEqual([
+      ['IDLE', 'RUNNING', 'hook.gemini.before_agent'],
+      ['RUNNING', 'WAITING_APPROVAL', 'hook.gemini.notification.tool_permission'],
+      ['WAITING_APPROVAL', 'DONE', 'gemini.cancelled'],
+    ]);
+    // well before the hook's silence (prompt_silence_s after 2.0) would have let the screen speak
+    expect(d.first('DONE')!.t).toBeLessThan(3.5);
+  });
+});
+
 describe('a command to the CLI itself is no turn', () => {
   it('Gemini: "/quit" typed and its session summary drawn: no RUNNING (then SessionEnd → IDLE)', async () => {
     const d = driver({ agent: 'gemini' });

@@ -26,8 +26,9 @@ printf '%s\\t%s\\t%s\\t%s\\n' "$t" "$agent" "\${event:--}" "$(printf %s "$payloa
 `;
 }
 
-/** Writes the agent's settings under `home`, installs the hooks; returns the environment to run it with. */
-export function setupAgent(agent, { root, scratch, home, project, backendUrl }) {
+/** Writes the agent's settings under `home`, installs the hooks (unless `hooks` is false: a recording of the screen
+ * alone); returns the environment to run it with. */
+export function setupAgent(agent, { root, scratch, home, project, backendUrl, hooks = true }) {
   const bin = join(scratch, 'bin');
   mkdirSync(bin, { recursive: true });
   const log = join(scratch, 'hooks.log');
@@ -78,7 +79,7 @@ export function setupAgent(agent, { root, scratch, home, project, backendUrl }) 
     writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings, null, 2) + '\n');
     Object.assign(env, { GEMINI_API_KEY: 'fake-key', GOOGLE_GEMINI_BASE_URL: backendUrl });
   }
-  execFileSync(join(root, 'bin', 'termsupervisor'), ['hooks', 'install', agent, '--home', home, '--command', shim], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (hooks) execFileSync(join(root, 'bin', 'termsupervisor'), ['hooks', 'install', agent, '--home', home, '--command', shim], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   return { env, log };
 }
 

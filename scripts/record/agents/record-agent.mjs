@@ -53,7 +53,7 @@ export async function recordAgent(sc, opts = {}) {
   };
   const start = agent === 'codex' ? startResponsesBackend : startGeminiBackend;
   const backend = await start({ replies: sc.replies, now, onEvent: onBackend });
-  const { env: agentEnv, log } = setupAgent(agent, { root: ROOT, scratch, home, project, backendUrl: backend.url });
+  const { env: agentEnv, log } = setupAgent(agent, { root: ROOT, scratch, home, project, backendUrl: backend.url, hooks: sc.hooks !== false });
   const env = { PATH: process.env.PATH, USER: process.env.USER ?? 'root', LANG: 'C.UTF-8', TERM: 'xterm-256color', SHELL: '/bin/bash', ...agentEnv, ...(sc.env ?? {}) };
 
   // A headless terminal answers the CLI's queries (cursor position, device attributes, colours) as a terminal
