@@ -332,6 +332,7 @@ export interface DaemonConfig {
   ws_slow_drop_s: number;
   closed_pane_keep_s: number;
   edge_lines: number;
+  hook_recent_turn_s: number;
 }
 
 export interface NotifyConfig {

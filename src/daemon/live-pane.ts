@@ -1,5 +1,6 @@
 // One attached pane inside the daemon: its pipeline (PaneMonitor on the wall clock), its turns, and its record.
 // Events arrive without times; the pane stamps them with its own clock on arrival.
+import { readlinkSync } from 'node:fs';
 import type { AgentChoice, Config } from '../config/config.js';
 import type { PaneEvent } from '../attach/source.js';
 import { RealClock } from '../state/clock.js';
@@ -47,6 +48,10 @@ export class LivePane {
   private readonly edgeLines: number;
   /** An OSC 133/633 mark was seen: the shell reports its own commands (Tier 1), `doctor` tells the person. */
   private shellIntegration = false;
+  /** The pane's foreground process as its source last reported it (run panes): its cwd tells Codex panes apart. */
+  private fgPid: number | undefined;
+  /** The prompt of the pane's latest turn (open or just ended), when its keys were seen. */
+  private latestPrompt: string | null = null;
 
   constructor(opts: LivePaneOptions) {
     this.id = opts.id;
@@ -94,11 +99,27 @@ export class LivePane {
     const e = { ...ev, t: this.t } as PaneEvent;
     this.record.lastSeenAt = Date.now();
     if (e.kind === 'input') this.turns.input(e.data);
+    if (e.kind === 'process' && e.pid !== undefined) this.fgPid = e.pid;
     if (e.kind === 'resize') {
       this.record.cols = e.cols;
       this.record.rows = e.rows;
     }
     this.monitor.handle(e);
+  }
+
+  /** The first line of the prompt of the latest turn, as typed (not redacted: it is compared, never shown). */
+  get prompt(): string | null {
+    return this.latestPrompt;
+  }
+
+  /** The working directory of the pane's foreground process, when the source reported one and /proc shows it. */
+  cwd(): string | undefined {
+    if (this.fgPid === undefined) return undefined;
+    try {
+      return readlinkSync(`/proc/${this.fgPid}/cwd`);
+    } catch {
+      return undefined; // gone, not ours, or no /proc
+    }
   }
 
   ack(by: string): void {
@@ -146,7 +167,10 @@ export class LivePane {
       startedAtKept: tr.startedAtKept,
     };
     hooks.transition(this, rec, tr);
-    for (const turn of this.turns.transition(tr)) hooks.turn(this, this.turnRecord(turn));
+    for (const turn of this.turns.transition(tr)) {
+      if (turn.end === null) this.latestPrompt = turn.prompt;
+      hooks.turn(this, this.turnRecord(turn));
+    }
   }
 
   private turnRecord(t: Turn): TurnRecord {

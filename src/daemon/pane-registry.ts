@@ -8,7 +8,7 @@ import type { Transition } from '../state/pane-machine.js';
 import type { MachineState, PaneView, StatsView, TransitionView, WsMessage } from '../web/api-types.js';
 import type { DaemonApi, HookReply, LinkKind, TaskApi } from '../web/daemon-api.js';
 import type { HookBody } from '../hooks/hook-body.js';
-import { resolveHookPane } from '../hooks/resolve-pane.js';
+import { matchHookPane } from '../hooks/match-hook.js';
 import type { NotifyEvent, NotifyKind } from '../notify/types.js';
 import { LivePane, paneView, type UntimedEvent } from './live-pane.js';
 import { renderMetrics } from './metrics.js';
@@ -39,6 +39,8 @@ export interface OpenPane {
   agent: AgentChoice;
 }
 
+/** Codex threads remembered at most (a thread of a closed pane is forgotten with it, or when this many are newer). */
+const MAX_THREADS = 1000;
 /** Counters of analyzers are folded into the store this often (ms): stats survive restarts, cheaply. */
 const COUNTER_SYNC_MS = 5000;
 
@@ -54,6 +56,8 @@ export class PaneRegistry implements DaemonApi {
   private readonly counted = new Map<string, Map<string, number>>();
   private readonly started = Date.now();
   private readonly transitionsByTo = new Map<string, number>();
+  /** Codex thread id -> the pane its hooks land on (see src/hooks/match-hook.ts). */
+  private readonly threads = new Map<string, string>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly opts: RegistryOptions) {
@@ -100,6 +104,7 @@ export class PaneRegistry implements DaemonApi {
     this.syncCounters(id);
     this.live.delete(id);
     this.counted.delete(id);
+    for (const [thread, p] of this.threads) if (p === id) this.threads.delete(thread);
     (this.logs.get(id) ?? this.opts.log).info({ kind: 'pane', event: 'closed', why }, 'pane closed');
     this.logs.delete(id);
     this.opts.onClose?.(id);
@@ -190,22 +195,32 @@ export class PaneRegistry implements DaemonApi {
     this.opts.onLink(kind, socket, remote);
   }
 
-  /** An agent's hook event: to the pane it names (tier 1, source `hook`), or counted as unmatched. */
+  /** An agent's hook event: to the pane it belongs to (tier 1, source `hook`), or counted as unmatched. */
   hook(body: HookBody): HookReply {
-    const id = resolveHookPane(body.pane, [...this.live.keys()].map((k) => ({ id: k })));
-    const pane = id === null ? undefined : this.live.get(id);
+    const facts = [...this.live.values()].map((p) => ({ id: p.id, program: p.monitor.analyzer.currentProgram.program, state: p.record.state, since: p.record.since, prompt: p.prompt }));
+    const m = matchHookPane(body, facts, this.threads, Date.now(), this.opts.cfg.daemon.hook_recent_turn_s * 1000, (id) => this.live.get(id)?.cwd());
+    const pane = m.pane === null ? undefined : this.live.get(m.pane);
     if (!pane) {
       this.opts.store.addCounters({ 'hook.unmatched': 1 });
-      this.opts.log.debug({ kind: 'hook', agent: body.agent, event: body.event, pane: body.pane }, 'hook matched no pane');
+      this.opts.log.debug({ kind: 'hook', agent: body.agent, event: body.event, pane: body.pane, session: body.session, how: m.how }, 'hook matched no pane');
       return { matched: false };
     }
+    // A Codex thread stays with the pane it was first matched to (its later hooks need no running turn to land).
+    if (body.agent === 'codex' && body.session) this.bindThread(body.session, pane.id);
     this.opts.store.addCounters({ 'hook.matched': 1 });
-    this.logs.get(pane.id)?.debug({ kind: 'hook', agent: body.agent, event: body.event, detail: body.detail, session: body.session }, 'hook');
+    this.logs.get(pane.id)?.debug({ kind: 'hook', agent: body.agent, event: body.event, detail: body.detail, session: body.session, how: m.how }, 'hook');
     pane.monitor.hook(pane.t, { kind: 'hook', agent: body.agent, event: body.event, detail: body.detail, session: body.session, input: body.input }, body.message);
     return { matched: true, pane: pane.id };
   }
 
   // ---- internals ----------------------------------------------------------------------------------------
+
+  private bindThread(thread: string, pane: string): void {
+    this.threads.delete(thread);
+    this.threads.set(thread, pane);
+    // Oldest first out: a long-lived daemon meets many threads.
+    if (this.threads.size > MAX_THREADS) this.threads.delete(this.threads.keys().next().value!);
+  }
 
   private known(id: string): boolean {
     return this.live.has(id) || this.opts.store.pane(id) !== undefined;
