@@ -29,6 +29,9 @@ export class ProgramTracker {
     this.processName = name;
     if (this.locked) return false;
     const det = detectProgram(this.cfg, { process: name });
+    // An agent named by the pane's own command runs under its launcher's runtime (Codex's npm entry point is a `node`
+    // process, the native program its child): that name says nothing against the agent. A real shell still does.
+    if (det?.program === 'shell' && this.rule.endsWith('.command') && !this.cfg.job_gate.shells.includes(name)) return false;
     // A shell running an ordinary job (sleep, make) stays read as a shell: its prompt tells when the job ends.
     if (det && (det.program !== 'generic' || this.program !== 'shell')) return this.set(det.program, det.rule);
     return false;

@@ -7,6 +7,10 @@ import { PaneDriver, type DriverOptions } from '../helpers/driver.js';
 import type { HookAgent } from '../../src/hooks/agents.js';
 import { loadConfig } from '../../src/config/config.js';
 import { classifyText } from '../../src/cli/classify.js';
+import { parseCast } from '../../src/attach/asciicast.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../helpers/screen.js';
 
 const drivers: PaneDriver[] = [];
 afterEach(() => {
@@ -239,5 +243,25 @@ describe('the Gemini profile and the session summary below the last input box (i
     const cls = await classifyText(text, loadConfig(), 'gemini');
     expect(cls.program).toBe('gemini');
     expect(cls.verdict).toBe('unknown');
+  });
+});
+
+describe('Codex under `run`: its launcher is a node process', () => {
+  it('the pane started as codex stays a Codex pane when the foreground process reads "node": no turn at launch', async () => {
+    // Codex 0.169's own launch bytes (a recording of the real CLI), up to the moment before the first prompt.
+    const cast = parseCast(readFileSync(join(ROOT, 'tests', 'fixtures', 'recordings', 'codex-hooks-title', 'session.cast'), 'utf8'));
+    const d = driver({ command: '/home/u/.npm-global/bin/codex', cols: cast.header.width, rows: cast.header.height });
+    await d.process(0.05, 'node');
+    expect(d.monitor.analyzer.currentProgram).toEqual({ program: 'codex', rule: 'detect.codex.command' });
+    for (const e of cast.events) if (e.code === 'o' && e.t < 2.5) await d.out(e.t, e.data);
+    await d.until(5);
+    expect(moves(d), d.describe()).toEqual([]);
+    expect(d.monitor.analyzer.currentProgram).toEqual({ program: 'codex', rule: 'detect.codex.command' });
+  });
+
+  it('a shell pane running node (a REPL) is still read as a shell', async () => {
+    const d = driver({ command: 'bash' });
+    await d.process(0.05, 'node');
+    expect(d.monitor.analyzer.currentProgram.program).toBe('shell');
   });
 });

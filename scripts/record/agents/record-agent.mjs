@@ -6,7 +6,7 @@
 //   node scripts/record/agents/record-agent.mjs scripts/record/scenarios/codex-hooks-title.mjs [--out DIR]
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { keyBytes, keyGapMs, prng } from '../keys.mjs';
@@ -35,7 +35,11 @@ export async function recordAgent(sc, opts = {}) {
   const out = resolve(opts.out ?? join(ROOT, 'tests', 'fixtures', 'recordings', name));
   const cols = sc.cols ?? 120;
   const rows = sc.rows ?? 40;
-  const scratch = mkdtempSync(join(tmpdir(), 'ts-rec-agent-'));
+  // Not under the system's temporary dir: Codex refuses to set up its helper binaries there and says so on screen,
+  // which no person's session shows.
+  const scratchRoot = process.env.TS_REC_SCRATCH ?? join(homedir(), '.cache', 'termsupervisor-rec');
+  mkdirSync(scratchRoot, { recursive: true });
+  const scratch = mkdtempSync(join(scratchRoot, 'agent-'));
   const home = join(scratch, 'home');
   const project = join(scratch, 'project');
   mkdirSync(home, { recursive: true });
