@@ -19,6 +19,7 @@ import { SignalLedger, targetState } from './signal-ledger.js';
 import { StabilityWindow } from './stability-window.js';
 import { nextDeadline, phaseOf, timeMatters, type Phase, type WindowState } from './time-windows.js';
 import { FullscreenActivity, type FullscreenMode } from './fullscreen-activity.js';
+import { QuestionAnswer } from './question-answer.js';
 
 export interface AnalyzerOptions {
   cfg: Config;
@@ -52,6 +53,7 @@ export class PaneAnalyzer implements Tier1Host {
   private readonly doneWindow = new StabilityWindow();
   private readonly tier1 = new Tier1Inputs(this);
   private readonly fullscreen: FullscreenActivity;
+  private readonly question = new QuestionAnswer();
   state: MachineState = 'IDLE';
 
   private snap: ScreenSnapshot | null = null;
@@ -105,9 +107,13 @@ export class PaneAnalyzer implements Tier1Host {
   setState(state: MachineState): void {
     if (state === this.state) return;
     const wasRest = this.phase() === 'rest';
+    const wasWaiting = this.phase() === 'waiting';
     this.state = state;
     const phase = this.phase();
+    if (wasWaiting && phase !== 'waiting') this.question.leave();
     if (phase === 'rest') {
+      this.question.rest();
+      this.tier1.rest();
       this.anchor = null;
       this.interruptSeen = false;
       this.stalled = false;
@@ -115,6 +121,7 @@ export class PaneAnalyzer implements Tier1Host {
     }
     this.parked = false;
     if (phase === 'waiting') {
+      this.question.begin(this.now, this.reader.current);
       this.waitEnteredAt = this.now;
       this.waitEnteredHash = this.hash;
     }
@@ -142,6 +149,9 @@ export class PaneAnalyzer implements Tier1Host {
         return out;
       case 'alt-screen':
         this.fullscreen.noteAltScreen(ts.t, s.on);
+        // An agent leaving its full-screen TUI has exited (/exit, /quit) or handed the terminal over: the Enter
+        // that preceded it was no prompt to a turn, and the screen it leaves behind is no work.
+        if (!s.on && !this.readsFullscreen()) this.anchor = null;
         return out;
       default:
         this.tier1.signal(ts, out);
@@ -154,6 +164,7 @@ export class PaneAnalyzer implements Tier1Host {
     this.fullscreen.noteKey(t);
     if (/[\r\n]/.test(data)) this.armAnchor(t);
     if (data === '\x1b' && this.phase() === 'running') this.interruptSeen = true;
+    if (this.phase() === 'waiting') this.question.noteKey(t, data);
     return [];
   }
 
@@ -267,7 +278,10 @@ export class PaneAnalyzer implements Tier1Host {
     const cls = this.reclassify(t);
     if (this.anchor && !this.anchor.moved && this.signature(cls) !== this.anchor.baseline) this.anchor.moved = true;
     const tier: Tier = cls.program === 'generic' ? 3 : 2;
-    const gateClosed = t - this.tier1.lastAt < th.prompt_silence_s;
+    if (this.phase() === 'waiting') this.question.noteScreen(cls);
+    // Tier 1 speaks, and the screen stands down; unless the person answered the question the pane waits on and
+    // the screen plainly shows what came of it (a hook from before the answer is stale).
+    const gateClosed = this.tier1.silent(t) && !(this.phase() === 'waiting' && this.question.movedOn(cls));
     const jobGated = tier === 3 && this.jobGateBlocks();
     const speak = (type: SignalType, rule: string, line: string, tierOverride?: Tier): void => {
       const tr = tierOverride ?? tier;
@@ -312,8 +326,9 @@ export class PaneAnalyzer implements Tier1Host {
     }
 
     if (this.phase() === 'waiting') {
-      // Keys typed at the question (echoed, not yet submitted) do not answer it: only Enter or real output does.
-      const answered = (this.anchor !== null && this.anchor.t >= this.waitEnteredAt) || this.lastMeaningfulAt > this.waitEnteredAt;
+      // Keys typed at the question (echoed, not yet submitted) do not answer it: only Enter, Esc or Ctrl-C (whose
+      // redraw reads as their echo) or real output does.
+      const answered = (this.anchor !== null && this.anchor.t >= this.waitEnteredAt) || this.lastMeaningfulAt > this.waitEnteredAt || this.question.dismissed;
       if (!answered && cls.verdict !== 'waiting') return out;
       switch (cls.verdict) {
         case 'waiting':
@@ -452,6 +467,11 @@ export class PaneAnalyzer implements Tier1Host {
 
   private cursorRow(): string {
     return this.snap?.lines[this.snap.cursorY] ?? '';
+  }
+
+  /** This turn waited on the person and the wait has ended. */
+  get waitAnswered(): boolean {
+    return this.question.waitAnswered;
   }
 
   anchorAge(t: number): number | null {

@@ -6,6 +6,7 @@ import type { InBandSignal, TimedSignal } from '../screen/types.js';
 import type { MachineState, Signal, SignalType, Tier } from './types.js';
 import { agentStateAction } from './agent-state.js';
 import { hookAction } from './hook-table.js';
+import { HookTurns } from './hook-turns.js';
 import type { Phase } from './time-windows.js';
 
 /** What Tier 1 needs from the analyzer that hosts it. */
@@ -20,6 +21,8 @@ export interface Tier1Host {
   claimProgram(program: ProgramId, rule: string): void;
   /** The screen shows an explicit menu or question right now. */
   menuOnScreen(t: number): boolean;
+  /** This turn waited on the person and the wait has ended. */
+  readonly waitAnswered: boolean;
   emit(out: Signal[], t: number, type: SignalType, tier: Tier, rule: string, line: string): void;
   suppress(t: number, type: SignalType, tier: Tier, rule: string, reason: string): void;
 }
@@ -33,11 +36,25 @@ export class Tier1Inputs {
   private running = false;
   /** Codex's `working` with no prompt submitted, waiting to persist (it blips at launch). */
   private pendingWorking: { t: number; line: string } | null = null;
+  /** A hook handed the decision back to the screen at this time (a turn end held for a queued prompt). */
+  private yieldedAt = -Infinity;
+  private readonly turns = new HookTurns();
 
   constructor(private readonly host: Tier1Host) {}
 
   get pending(): boolean {
     return this.pendingWorking !== null;
+  }
+
+  /** Whether the screen tiers stand down at `t`: Tier 1 spoke within the silence window and has not since handed
+   * the decision to the screen. */
+  silent(t: number): boolean {
+    return t - this.lastAt < this.host.cfg.thresholds.prompt_silence_s && this.yieldedAt < this.lastAt;
+  }
+
+  /** The pane is at rest (the hooks' count of a stretch of work starts again). */
+  rest(): void {
+    this.turns.rest();
   }
 
   /** Handles a Tier 1 in-band signal; returns false for any other kind (the analyzer's own business). */
@@ -111,9 +128,17 @@ export class Tier1Inputs {
   /** An agent's hook (delivered by the daemon): mapped through hook-table.ts. */
   private hook(t: number, s: HookSignal, line: string, out: Signal[]): void {
     const h = this.host;
-    this.lastAt = t;
     h.claimProgram(s.agent, `detect.${s.agent}.hook`);
     const action = hookAction(s.agent, s.event, s.detail, h.state);
+    if (action.kind === 'signal') {
+      // In the light of the hooks before it and of the screen (hook-turns.ts): a held or stale hook is no Tier 1 word.
+      const review = this.turns.review(action.effect, { state: h.state, menuOnScreen: () => h.menuOnScreen(t), waitAnswered: h.waitAnswered });
+      if (review.kind === 'suppress') {
+        if (review.toScreen) this.yieldedAt = t;
+        return h.suppress(t, action.type, 1, action.rule, review.reason);
+      }
+    }
+    this.lastAt = t;
     if (action.kind === 'none') return;
     // A menu on screen is a fact: a hook's "working" (a late PreToolUse) does not hide it.
     if (action.type === 'run' && h.menuOnScreen(t)) return h.suppress(t, 'run', 1, action.rule, 'menu_on_screen');
