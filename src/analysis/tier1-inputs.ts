@@ -138,8 +138,9 @@ export class Tier1Inputs {
         return h.suppress(t, action.type, 1, action.rule, review.reason);
       }
     }
-    this.lastAt = t;
+    // A hook that says nothing about the state (SessionStart, an unknown event) does not silence the screen.
     if (action.kind === 'none') return;
+    this.lastAt = t;
     // A menu on screen is a fact: a hook's "working" (a late PreToolUse) does not hide it.
     if (action.type === 'run' && h.menuOnScreen(t)) return h.suppress(t, 'run', 1, action.rule, 'menu_on_screen');
     // The prompt the hook reports anchors the turn like Enter, unless Enter (seen in the pane) already did.

@@ -213,6 +213,21 @@ describe('/exit (item 9)', () => {
   });
 });
 
+describe('a hook that says nothing about the state', () => {
+  it('SessionStart at launch does not silence the screen: a prompt whose UserPromptSubmit is late is RUNNING from the screen', async () => {
+    const d = driver();
+    await d.out(0.1, '\x1b[?2004h\x1b[?1049h' + AT_REST);
+    await hook(d, 0.3, 'SessionStart', 'startup');
+    await d.out(1.0, TYPED);
+    await d.input(1.5, '\r');
+    for (let i = 0; i < 6; i++) await d.out(1.6 + i * 0.2, spinner(i));
+    await hook(d, 2.6, 'UserPromptSubmit');
+    await d.until(4);
+    expect(moves(d), d.describe()).toEqual([['IDLE', 'RUNNING', 2, 'claude.working_marker']]);
+    expect(d.first('RUNNING')!.t).toBeLessThan(2.0);
+  });
+});
+
 describe('the decisions, one by one', () => {
   const facts = (over: Partial<HookFacts> = {}): HookFacts => ({ state: 'RUNNING', menuOnScreen: () => false, waitAnswered: false, ...over });
 
