@@ -133,6 +133,31 @@ export const SCENARIOS = {
       return (d) => seg([[0, 'IDLE'], [t0, 'RUNNING'], [fin.t, 'DONE']], d);
     },
   },
+  'queued-midturn': {
+    text: 'A first prompt: the backend streams slowly (~5 s), then calls a read-only tool (`ls`, no approval asked); 1.5 s in, the driver types a second message and Enter (queued). The CLI takes the queued message into the same turn (it rides along with the tool result) and the backend answers both at once: one turn, one finish.',
+    replies: [
+      { blocks: [{ thinking: 'I should look at the folder first. '.repeat(12), seconds: 4 }, { text: 'Let me list the files.', seconds: 0.8 }, { tool: 'Bash', input: { command: 'ls', description: 'List files' } }] },
+      { blocks: [{ text: 'The folder is empty, and here is the answer to your second question too.', seconds: 1.5 }] },
+      { blocks: [{ text: 'Nothing more to add.', seconds: 0.5 }] },
+    ],
+    async drive({ s, backend, ev, sleep }) {
+      const t0 = await submit(s, 'what is in this folder', sleep);
+      ev(t0, 'prompt_submitted');
+      await sleep(1500);
+      const tq = await submit(s, 'and why', sleep);
+      ev(tq, 'message_queued');
+      const r1 = await backendMark(backend, 'main_request', 1);
+      ev(r1.t, 'tool_result_received', { detail: r1.last });
+      const fin = await backendMark(backend, 'final_answer_sent', 1);
+      // A third request would be the queued message sent as a turn of its own: then the turn ends with its answer.
+      await sleep(3000);
+      const r2 = backend.marks.find((m) => m.kind === 'final_answer_sent' && m.index === 2);
+      const end = r2 ?? fin;
+      ev(end.t, 'turn_complete', { requests: backend.marks.filter((m) => m.kind === 'main_request').length });
+      await sleep(5000);
+      return (d) => seg([[0, 'IDLE'], [t0, 'RUNNING'], [end.t, 'DONE']], d);
+    },
+  },
   exit: {
     plainName: 'claude-exit-command',
     text: 'The CLI runs from a shell (`bash -c "claude …; exec bash"`, as in a tmux pane). A quick answer, ~8 s at rest, then `/exit` and Enter: the CLI ends its session (SessionEnd) and exits; the shell prompt comes back; rest. At rest from the answer on: /exit is no turn.',
