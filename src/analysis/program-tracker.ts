@@ -53,3 +53,13 @@ export class ProgramTracker {
     return true;
   }
 }
+
+/**
+ * The foreground went from a shell to a job that is not a shell: a command the person gave it started. Jobs are
+ * told by name (a login shell reports itself as "-bash"); a shell starting a shell is a new prompt, not a command.
+ */
+export function jobStarted(cfg: Config, before: string | undefined, after: string): boolean {
+  if (before === undefined) return false;
+  const shells = cfg.job_gate.shells;
+  return shells.includes(before.replace(/^-/, '')) && !shells.includes(after.replace(/^-/, ''));
+}

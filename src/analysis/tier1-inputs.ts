@@ -31,6 +31,8 @@ export class Tier1Inputs {
   lastAt = -Infinity;
   /** Shell integration said a command started and has not said it ended. */
   private running = false;
+  /** ...and its source reports its end for certain (`run`'s own program, not a shell's mark). */
+  private assured = false;
   /** Codex's `working` with no prompt submitted, waiting to persist (it blips at launch). */
   private pendingWorking: { t: number; line: string } | null = null;
 
@@ -38,6 +40,17 @@ export class Tier1Inputs {
 
   get pending(): boolean {
     return this.pendingWorking !== null;
+  }
+
+  /** A command Tier 1 reported started has not been reported ended: questions it asks are still the screen's. */
+  get commandRunning(): boolean {
+    return this.running;
+  }
+
+  /** The running command's end will be reported for certain, with its exit status (`run`'s one-shot program): the
+   * screen's guesses that it ended (a completion word, quiet) wait for that report. */
+  get endAssured(): boolean {
+    return this.assured;
   }
 
   /** Handles a Tier 1 in-band signal; returns false for any other kind (the analyzer's own business). */
@@ -48,16 +61,19 @@ export class Tier1Inputs {
       case 'command-executed':
         this.lastAt = ts.t;
         this.running = true;
+        // `run` sees its program exit, so an end is sure to come: see `endAssured`.
+        this.assured = s.protocol === 'run';
         h.emit(out, ts.t, 'run', 1, `${s.protocol}.command_executed`, ts.line);
         return true;
       case 'command-finished': {
         this.lastAt = ts.t;
         const wasRunning = this.running || h.phase() !== 'rest';
         this.running = false;
+        this.assured = false;
         // The shell says nothing ran (an empty Enter): no turn to complete.
         if (!wasRunning) h.clearAnchor();
-        else if (s.exitCode === undefined || s.exitCode === 0) h.emit(out, ts.t, 'done', 1, `${s.protocol}.command_finished`, ts.line || `exit ${s.exitCode ?? 'none'}`);
-        else h.emit(out, ts.t, 'failed', 1, `${s.protocol}.command_failed`, ts.line.trim() ? `exit ${s.exitCode}: ${ts.line}` : `exit ${s.exitCode}`);
+        else if (s.exitCode === undefined) h.emit(out, ts.t, 'done', 1, `${s.protocol}.command_finished`, ts.line || 'exit none');
+        else h.emit(out, ts.t, s.exitCode === 0 ? 'done' : 'failed', 1, `${s.protocol}.command_${s.exitCode === 0 ? 'finished' : 'failed'}`, exitLine(s.exitCode, ts.line));
         return true;
       }
       case 'prompt-start':
@@ -122,4 +138,9 @@ export class Tier1Inputs {
     if (action.effect === 'turn_start' && (age === null || age > h.cfg.thresholds.anchor_evidence_window_s)) h.armAnchor(t);
     h.emit(out, t, action.type, 1, action.rule, line || s.event);
   }
+}
+
+/** "exit 1: 3 tests failed": the status first, then the line that says why. */
+function exitLine(code: number, line: string): string {
+  return line.trim() ? `exit ${code}: ${line}` : `exit ${code}`;
 }

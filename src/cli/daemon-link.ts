@@ -185,6 +185,8 @@ function toMessage(ev: PaneEvent): LinkMessage {
       return { type: 'resize', cols: ev.cols, rows: ev.rows };
     case 'process':
       return { type: 'process', name: ev.name, ...(ev.pid !== undefined && { pid: ev.pid }) };
+    case 'command':
+      return ev.phase === 'executed' ? { type: 'command', phase: 'executed' } : { type: 'command', phase: 'finished', exitCode: ev.exitCode };
     case 'exit':
       return { type: 'exit', code: ev.code, signal: ev.signal ?? null };
   }

@@ -276,6 +276,17 @@ export interface Config {
   log: LogConfig;
   tmux: TmuxConfig;
   tasks: TasksConfig;
+  run: RunConfig;
+}
+
+/** `termsupervisor run`: which programs are sessions and which are one turn, and shell integration (section `run`). */
+export interface RunConfig {
+  interpreters: string[];
+  interpreter_value_options: string[];
+  interactive_flags: string[];
+  sessions: string[];
+  session_one_shot_args: string[];
+  shell_integration: boolean;
 }
 
 /** Supervised runs: defaults of every task's guardrails, and the LLM judge (config section `tasks`). */
