@@ -150,7 +150,7 @@ export class PaneAnalyzer implements Tier1Host {
     // Anchored like Enter, so the prompt still on screen at this instant cannot end the turn.
     if (jobStarted(this.cfg, this.prog.processName, name) && this.phase() !== 'running') {
       const age = this.anchorAge(t);
-      if (age === null || age > this.cfg.thresholds.anchor_evidence_window_s) this.armAnchor(t);
+      if (age === null || age > this.cfg.thresholds.anchor_evidence_window_s) this.armJobAnchor(t);
       this.emit(out, t, 'run', 1, 'job.started', name);
     }
     this.programChanged(this.prog.fromProcess(name));
@@ -239,6 +239,14 @@ export class PaneAnalyzer implements Tier1Host {
   armAnchor(t: number): void {
     const cls = this.snap ? this.reclassify(t) : null;
     this.anchor = { t, hash: this.hash, evidence: false, baseline: cls ? this.signature(cls) : '', moved: false, row: this.snap ? this.snap.baseY + this.snap.cursorY : undefined };
+  }
+
+  /** A job's start as the turn's anchor. The shell has usually moved the cursor past the command line already (to
+   * the empty row where output begins): the anchor row is then the command's, so the output's first row is read. */
+  private armJobAnchor(t: number): void {
+    this.armAnchor(t);
+    const snap = this.snap;
+    if (this.anchor && snap && snap.cursorX === 0 && !this.cursorRow().trim() && this.anchor.row !== undefined) this.anchor.row--;
   }
 
   /** The screen shows an explicit menu or question right now (a fact no hook's word hides). */

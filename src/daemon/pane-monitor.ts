@@ -302,7 +302,7 @@ export class PaneMonitor {
         const signal: InBandSignal =
           ev.phase === 'executed' ? { kind: 'command-executed', protocol: 'run' } : { kind: 'command-finished', protocol: 'run', exitCode: ev.exitCode };
         // Started: the command it runs; ended: its last words on screen (the summary a person looks for).
-        const line = ev.phase === 'executed' ? redactCommand(this.opts.command ?? '') : (this.screen.edge(1)[0] ?? '');
+        const line = ev.phase === 'executed' ? redactCommand(this.opts.command ?? '') : (this.screen.edge(1)[0]?.trim() ?? '');
         this.apply(this.analyzer.signal({ t: ev.t, signal, line }));
         break;
       }
