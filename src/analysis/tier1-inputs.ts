@@ -31,8 +31,8 @@ export class Tier1Inputs {
   lastAt = -Infinity;
   /** Shell integration said a command started and has not said it ended. */
   private running = false;
-  /** ...and its source reports its end for certain (`run`'s own program, not a shell's mark). */
-  private assured = false;
+  /** `run`'s one-shot program runs: its source reports its end for certain, with the exit status. */
+  private program = false;
   /** Codex's `working` with no prompt submitted, waiting to persist (it blips at launch). */
   private pendingWorking: { t: number; line: string } | null = null;
 
@@ -44,13 +44,13 @@ export class Tier1Inputs {
 
   /** A command Tier 1 reported started has not been reported ended: questions it asks are still the screen's. */
   get commandRunning(): boolean {
-    return this.running;
+    return this.running || this.program;
   }
 
   /** The running command's end will be reported for certain, with its exit status (`run`'s one-shot program): the
    * screen's guesses that it ended (a completion word, quiet) wait for that report. */
   get endAssured(): boolean {
-    return this.assured;
+    return this.program;
   }
 
   /** Handles a Tier 1 in-band signal; returns false for any other kind (the analyzer's own business). */
@@ -60,16 +60,17 @@ export class Tier1Inputs {
     switch (s.kind) {
       case 'command-executed':
         this.lastAt = ts.t;
-        this.running = true;
-        // `run` sees its program exit, so an end is sure to come: see `endAssured`.
-        this.assured = s.protocol === 'run';
+        // `run` sees its program exit, so that end is sure to come (see `endAssured`); a shell's marks inside it
+        // (a nested integrated shell) are commands of their own.
+        if (s.protocol === 'run') this.program = true;
+        else this.running = true;
         h.emit(out, ts.t, 'run', 1, `${s.protocol}.command_executed`, ts.line);
         return true;
       case 'command-finished': {
         this.lastAt = ts.t;
-        const wasRunning = this.running || h.phase() !== 'rest';
-        this.running = false;
-        this.assured = false;
+        const wasRunning = (s.protocol === 'run' ? this.program : this.running) || h.phase() !== 'rest';
+        if (s.protocol === 'run') this.program = false;
+        else this.running = false;
         // The shell says nothing ran (an empty Enter): no turn to complete.
         if (!wasRunning) h.clearAnchor();
         else if (s.exitCode === undefined) h.emit(out, ts.t, 'done', 1, `${s.protocol}.command_finished`, ts.line || 'exit none');

@@ -66,7 +66,7 @@ export class PaneLinks {
       clearTimeout(helloTimer);
       if (paneId !== null && this.byPane.get(paneId) === ws) {
         this.byPane.delete(paneId);
-        this.registry.close(paneId, 'link closed');
+        void this.registry.closeWhenRead(paneId, 'link closed');
       }
     };
     ws.on('close', gone);
