@@ -164,6 +164,9 @@ export async function runCommand(argv: string[]): Promise<number> {
       cast?.write('i', ev.data, wall(ev.t));
     } else if (ev.kind === 'resize') {
       cast?.write('r', `${ev.cols}x${ev.rows}`, wall(ev.t));
+    } else if (ev.kind === 'command') {
+      // A marker (asciicast's own kind of event), so a replay of the recording has the same one-shot turn.
+      cast?.write('m', `termsupervisor: command ${ev.phase === 'executed' ? 'executed' : `finished ${ev.exitCode}`}`, wall(ev.t));
     }
     monitor.handle(ev);
     link?.send(ev);

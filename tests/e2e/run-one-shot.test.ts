@@ -31,7 +31,10 @@ const brief = (e: LogLine) => `${e.state} t${e.tier} ${e.rule}: ${e.line}`;
 
 describe('run: a one-shot program without a daemon (event log)', () => {
   it('bash -c that fails: RUNNING from its start, FAILED at its exit with the code and its last line, both Tier 1', async () => {
-    const { w } = wrapped(['--name', 'build', '--', ...BUILD]);
+    const s = scratch();
+    cleanups.push(s.cleanup);
+    const cast = join(s.dir, 'build.cast');
+    const { w } = wrapped(['--name', 'build', '--record', cast, '--', ...BUILD]);
     expect((await w.exited()).exitCode).toBe(1);
     const events = w.events();
     expect(events[0]).toMatchObject({ kind: 'pane_start', name: 'build', one_shot: true, shell_integration: false });
@@ -42,6 +45,11 @@ describe('run: a one-shot program without a daemon (event log)', () => {
     // RUNNING came at the start, before the program had printed anything worth reading.
     expect(w.transitions()[0]!.t).toBeLessThan(1);
     expect(events.at(-1)).toMatchObject({ kind: 'pane_exit', exit_code: 1, state: 'FAILED' });
+    // The recording marks the program's start and end, so its replay has the same turn.
+    const replay = await runCli([process.execPath, BIN, 'replay', cast, '--format', 'jsonl'], testEnv(s.dir));
+    const replayed = replay.stdout.trim().split('\n').map((l) => JSON.parse(l) as LogLine);
+    expect(replayed.map((e) => `${e.state} ${e.rule}`), replay.stdout + replay.stderr).toEqual(['RUNNING run.command_executed', 'FAILED run.command_failed']);
+    expect(replayed[1]!.line).toBe('exit 1: 3 tests failed');
   });
 
   it('a Python traceback: FAILED with the exception line, not RUNNING at the end', async () => {
