@@ -130,4 +130,21 @@ describe('run: a one-shot program joined to a daemon', () => {
     // The wrapper's own log says the same.
     expect(readLog(join(d.dir, 'events.jsonl')).filter((e) => e.kind === 'transition').map((e) => e.state)).toEqual(['RUNNING', 'FAILED']);
   }, 60_000);
+
+  it('a daemon restarted while the program runs still gets its end: the rejoining wrapper says it is running', async () => {
+    const d = dirs();
+    let dm = await DaemonProcess.start(d);
+    cleanups.push(async () => void (await dm.stop('SIGKILL')));
+    const go = join(d.dir, 'go');
+    const w = new Wrapped(join(d.dir, 'events.jsonl'), ['--name', 'slow', '--', 'bash', '-c', `while [ ! -e ${go} ]; do sleep 0.1; done; echo "2 failed"; exit 4`], d.env);
+    open.push(w);
+    const id = await until('RUNNING on the first daemon', async () => (await dm.get<PaneView[]>('/api/panes')).find((p) => p.name === 'slow' && p.state === 'RUNNING')?.id, dm.diag);
+    await dm.stop('SIGKILL');
+    dm = await DaemonProcess.start(d);
+    await until('the wrapper back, its program RUNNING', async () => (await dm.get<PaneView[]>('/api/panes')).find((p) => p.id === id && p.alive && p.state === 'RUNNING'), dm.diag);
+    writeFileSync(go, '');
+    expect((await w.exited()).exitCode).toBe(4);
+    const pane = await until('the pane closed', async () => (await dm.get<PaneView[]>('/api/panes')).find((p) => p.id === id && !p.alive), dm.diag);
+    expect(pane).toMatchObject({ state: 'FAILED', rule: 'run.command_failed', line: 'exit 4: 2 failed' });
+  }, 60_000);
 });
