@@ -32,7 +32,7 @@ export interface PtySourceOptions {
   cwd?: string;
   /** Override for tests; defaults to FOREGROUND_POLL_MS. */
   foregroundPollMs?: number;
-  /** The program is one thing to do, not a session (src/attach/program-kind.ts): its start and its exit are
+  /** The program is one thing to do, not a session (src/analysis/program-kind.ts): its start and its exit are
    * reported as one command's (`command` events), which makes the program itself a turn. */
   oneShot?: boolean;
 }

@@ -23,7 +23,7 @@ import { findExecutable } from './which.js';
 import { DaemonLink, findDaemon } from './daemon-link.js';
 import { redactCommand } from '../daemon/redact.js';
 import { randomBytes } from 'node:crypto';
-import { programKind } from '../attach/program-kind.js';
+import { programKind } from '../analysis/program-kind.js';
 import { injectShellIntegration, type Injection } from '../shell/inject.js';
 
 export const RUN_USAGE = `usage: termsupervisor run [--name N] [--agent A] [--record file.cast] [--log PATH] [--config PATH]
@@ -107,7 +107,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const wallOrigin = Date.now();
   const id = `run-${process.pid}-${++paneSeq}-${randomBytes(3).toString('hex')}`;
   // A one-shot program is itself the turn; a session's shell gets shell integration (src/shell/inject.ts).
-  const kind = programKind(cfg.run, command);
+  const kind = programKind(cfg.programs, command);
   const injected = kind === 'session' && cfg.run.shell_integration && !a.options.has('no-shell-integration') ? injectOrWarn(command) : null;
   const source = new PtySource({ id, name, command, ...size, clock, oneShot: kind === 'one-shot', ...(injected && { exec: injected.argv, env: withEnv(process.env, injected.env) }) });
   const monitor = new PaneMonitor({ cfg, clock, ...size, agent, command: command.join(' ') });

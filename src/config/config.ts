@@ -276,17 +276,17 @@ export interface Config {
   log: LogConfig;
   tmux: TmuxConfig;
   tasks: TasksConfig;
-  run: RunConfig;
+  programs: ProgramsConfig;
+  run: { shell_integration: boolean };
 }
 
-/** `termsupervisor run`: which programs are sessions and which are one turn, and shell integration (section `run`). */
-export interface RunConfig {
+/** Which programs are sessions and which are one thing to do (section `programs`, src/analysis/program-kind.ts). */
+export interface ProgramsConfig {
   interpreters: string[];
   interpreter_value_options: string[];
   interactive_flags: string[];
   sessions: string[];
   session_one_shot_args: string[];
-  shell_integration: boolean;
 }
 
 /** Supervised runs: defaults of every task's guardrails, and the LLM judge (config section `tasks`). */

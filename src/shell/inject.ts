@@ -6,7 +6,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stateDir } from '../config/paths.js';
-import { programName } from '../attach/program-kind.js';
+import { programName } from '../analysis/program-kind.js';
 import { snippet, type Shell } from './snippets.js';
 
 /** The start-up files hold nothing secret, but they are ours: only this user reads them. */

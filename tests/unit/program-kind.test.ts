@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
-import { programKind, programName } from '../../src/attach/program-kind.js';
+import { programKind, programName } from '../../src/analysis/program-kind.js';
 import { BASH_LOGIN_ENV, injectShellIntegration, USER_ZDOTDIR_ENV } from '../../src/shell/inject.js';
 
-const run = loadConfig().run;
-const kind = (cmd: string[]) => programKind(run, cmd);
+const programs = loadConfig().programs;
+const kind = (cmd: string[]) => programKind(programs, cmd);
 
 describe('programKind', () => {
   it.each([
@@ -69,9 +69,9 @@ describe('programKind', () => {
     expect(programName('7z')).toBe('7z');
   });
 
-  it('the lists are configuration: a program added to run.sessions is a session', () => {
-    const cfg = loadConfig({ overrides: { run: { sessions: [...run.sessions, 'mytui'] } } });
-    expect(programKind(cfg.run, ['mytui', 'project'])).toBe('session');
+  it('the lists are configuration: a program added to programs.sessions is a session', () => {
+    const cfg = loadConfig({ overrides: { programs: { sessions: [...programs.sessions, 'mytui'] } } });
+    expect(programKind(cfg.programs, ['mytui', 'project'])).toBe('session');
     expect(kind(['mytui', 'project'])).toBe('one-shot');
   });
 });

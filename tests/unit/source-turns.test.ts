@@ -144,6 +144,15 @@ describe('a shell hands the terminal to a job (foreground process change)', () =
     expect(d.transitions[0]).toMatchObject({ to: 'RUNNING', rule: 'job.started', line: 'make' });
   });
 
+  it('a session program started from the shell (an editor, a pager, an agent) is no command: its screen tells its turns', async () => {
+    const d = driver();
+    await d.out(0.1, `${BP_ON}$ `);
+    await d.process(0.2, 'bash');
+    for (const [t, name] of [[1, 'vim'], [2, 'bash'], [3, 'less'], [4, 'bash'], [5, 'claude'], [6, 'bash']] as const) await d.process(t, name);
+    await d.until(8);
+    expect(d.counter('fired.tier1.run.job.started'), d.describe()).toBe(0);
+  });
+
   it("a foreground change in a pane whose program is no shell (an agent's own children) is no command", async () => {
     const d = driver();
     await d.out(0.1, 'working...');

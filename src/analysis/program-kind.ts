@@ -1,8 +1,8 @@
 // Whether a command `run` starts is a session of its own (a shell, REPL, agent, editor or pager that reads what to
 // do from the person: each thing asked of it is a turn) or one thing to do (`npm test`, `make`, `bash -c …`,
 // `python3 build.py`: the program itself is the turn, from its start to its exit). Decided from argv alone, before
-// the program runs, with the lists in config section `run`. Pure.
-import type { RunConfig } from '../config/config.js';
+// the program runs (or from a job's name alone), with the lists in config section `programs`. Pure.
+import type { ProgramsConfig } from '../config/config.js';
 
 export type ProgramKind = 'session' | 'one-shot';
 
@@ -14,34 +14,34 @@ export function programName(arg0: string): string {
   return bare || base;
 }
 
-export function programKind(run: RunConfig, argv: readonly string[]): ProgramKind {
+export function programKind(p: ProgramsConfig, argv: readonly string[]): ProgramKind {
   const [arg0, ...args] = argv;
   if (!arg0) return 'one-shot';
   const name = programName(arg0);
-  if (run.sessions.includes(name)) {
+  if (p.sessions.includes(name)) {
     // "claude -p": the session program asked to do one thing and exit.
-    const oneShot = run.session_one_shot_args.some((pair) => {
+    const oneShot = p.session_one_shot_args.some((pair) => {
       const [prog, arg] = splitPair(pair);
       return prog === name && args.includes(arg);
     });
     return oneShot ? 'one-shot' : 'session';
   }
-  if (run.interpreters.includes(name)) return interpreterKind(run, args);
+  if (p.interpreters.includes(name)) return interpreterKind(p, args);
   return 'one-shot';
 }
 
 /** An interpreter runs something given to it (a script, `-c CODE`, `-m MODULE`: an argument that is no option and
  * no option's value) as one turn, unless an interactive flag keeps it reading from the person afterwards. */
-function interpreterKind(run: RunConfig, args: readonly string[]): ProgramKind {
+function interpreterKind(p: ProgramsConfig, args: readonly string[]): ProgramKind {
   let given = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (run.interactive_flags.includes(a)) return 'session';
+    if (p.interactive_flags.includes(a)) return 'session';
     if (a === '--') {
       given ||= i + 1 < args.length;
       break;
     }
-    if (run.interpreter_value_options.includes(a)) {
+    if (p.interpreter_value_options.includes(a)) {
       i++;
       continue;
     }
