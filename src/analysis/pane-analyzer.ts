@@ -442,9 +442,12 @@ export class PaneAnalyzer implements Tier1Host {
     this.programChanged(this.prog.claim(program, rule));
   }
 
-  /** A new program means a new profile: the next read classifies afresh. */
+  /** A new program means a new profile: the next read classifies afresh. An agent found behind what `run` took for
+   * one thing to do (`npx …`, a wrapper script) is a session: its own screens and hooks tell its turns. */
   private programChanged(changed: boolean): void {
-    if (changed) this.reader.invalidate();
+    if (!changed) return;
+    this.reader.invalidate();
+    if (this.prog.program !== 'shell' && this.prog.program !== 'generic') this.tier1.programIsSession();
   }
 
   emit(out: Signal[], t: number, type: SignalType, tier: Tier, rule: string, line: string): void {

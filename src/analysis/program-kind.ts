@@ -15,7 +15,7 @@ export function programName(arg0: string): string {
 }
 
 export function programKind(p: ProgramsConfig, argv: readonly string[]): ProgramKind {
-  const [arg0, ...args] = argv;
+  const [arg0, ...args] = throughLaunchers(p, argv);
   if (!arg0) return 'one-shot';
   const name = programName(arg0);
   if (p.sessions.includes(name)) {
@@ -48,6 +48,17 @@ function interpreterKind(p: ProgramsConfig, args: readonly string[]): ProgramKin
     if (!a.startsWith('-') && !a.startsWith('+')) given = true;
   }
   return given ? 'one-shot' : 'session';
+}
+
+/** `env FOO=1 claude`, `npx @google/gemini-cli`, `nice make`: the program a launcher starts is the one that counts
+ * (its own options and VAR=value settings skipped). */
+function throughLaunchers(p: ProgramsConfig, argv: readonly string[]): readonly string[] {
+  let i = 0;
+  while (i < argv.length - 1 && p.launchers.includes(programName(argv[i]!))) {
+    i++;
+    while (i < argv.length - 1 && (argv[i]!.startsWith('-') || /^[A-Za-z_]\w*=/.test(argv[i]!))) i++;
+  }
+  return argv.slice(i);
 }
 
 function splitPair(pair: string): [string, string] {

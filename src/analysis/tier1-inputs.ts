@@ -96,6 +96,12 @@ export class Tier1Inputs {
     }
   }
 
+  /** The one-shot program turned out to be a session (an agent): its end is no longer waited for; its exit, should
+   * it come mid-turn, still reports. */
+  programIsSession(): void {
+    this.program = false;
+  }
+
   /** A pending `working` that persisted long enough is believed. */
   tick(t: number, out: Signal[]): void {
     const p = this.pendingWorking;

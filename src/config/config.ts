@@ -282,6 +282,7 @@ export interface Config {
 
 /** Which programs are sessions and which are one thing to do (section `programs`, src/analysis/program-kind.ts). */
 export interface ProgramsConfig {
+  launchers: string[];
   interpreters: string[];
   interpreter_value_options: string[];
   interactive_flags: string[];

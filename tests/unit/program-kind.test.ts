@@ -33,6 +33,10 @@ describe('programKind', () => {
     ['less', 'README.md'],
     ['ssh', '-p', '22', 'host'],
     ['psql', 'mydb'],
+    ['env', 'ANTHROPIC_MODEL=x', 'claude'],
+    ['npx', '-y', '@anthropic-ai/claude-code'],
+    ['npx', '@google/gemini-cli'],
+    ['nice', 'bash'],
   ])('%s … is a session', (...cmd) => {
     expect(kind(cmd)).toBe('session');
   });
@@ -57,6 +61,9 @@ describe('programKind', () => {
     ['gemini', '--prompt', 'hi'],
     ['psql', '-c', 'select 1'],
     ['bash', '--', 'script.sh'],
+    ['env', 'CI=1', 'npm', 'test'],
+    ['npx', 'vitest', 'run'],
+    ['time', 'make', '-j8'],
   ])('%s … is one turn', (...cmd) => {
     expect(kind(cmd)).toBe('one-shot');
   });

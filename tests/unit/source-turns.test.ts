@@ -95,6 +95,17 @@ describe("run's one-shot program: one turn from its start to its exit", () => {
     // Its exit still reports, with its status: DONE already, so no new transition.
     expect(d.states, d.describe()).toEqual(['RUNNING', 'DONE']);
   });
+
+  it('an agent found behind it (a wrapper script, npx …) is a session: its own screen ends the start-up turn', async () => {
+    const d = driver({ command: 'bash start-gemini.sh' });
+    await command(d, 0, { phase: 'executed' });
+    // Gemini CLI's title at rest (no bracketed paste, no full screen: only knowing the agent releases the turn).
+    await d.out(1, '\x1b]2;◇  Ready (project)\x07Tips for getting started:\r\n');
+    await d.until(d.cfg.thresholds.prompt_silence_s + 2);
+    expect(d.monitor.analyzer.currentProgram.program).toBe('gemini');
+    expect(d.states, d.describe()).toEqual(['RUNNING', 'DONE']);
+    expect(d.transitions[1]).toMatchObject({ tier: 2, rule: 'gemini.title_ready' });
+  });
 });
 
 describe('a shell hands the terminal to a job (foreground process change)', () => {
