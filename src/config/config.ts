@@ -220,8 +220,11 @@ export interface ClaudePatterns {
   box_rule: RegExp;
   box_input: RegExp;
   prompt_echo: RegExp;
+  menu_cursor: RegExp;
+  menu_option: RegExp;
   footer_working: RegExp[];
   working: RegExp[];
+  later_message: RegExp[];
   working_title: RegExp;
   waiting: RegExp[];
   failed: RegExp[];
@@ -246,6 +249,8 @@ export interface GeminiPatterns {
   box_top: RegExp;
   box_bottom: RegExp;
   input: RegExp;
+  menu_cursor: RegExp;
+  menu_option: RegExp;
   working: RegExp[];
   working_title: RegExp;
   waiting: RegExp[];

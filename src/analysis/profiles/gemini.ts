@@ -4,6 +4,7 @@
 import type { ScreenSnapshot } from '../../screen/types.js';
 import { lastMatch, testRow, trimBottom } from '../text.js';
 import { verdict, type ProfileContext } from './context.js';
+import { menuRow } from './screen-parts.js';
 import type { Classification } from '../types.js';
 
 /** Rows below the live input box (workspace/sandbox/model footer); a box further up is a prompt echo. */
@@ -25,11 +26,14 @@ export function classifyGemini(snap: ScreenSnapshot, ctx: ProfileContext): Class
       }
     }
   }
-  // The live input box sits just above the footer; while a menu replaces it, the lowest box is the prompt echo.
+  // The live input box sits just above the footer; while a menu replaces it, the lowest box is the prompt echo
+  // (on a short screen too: a turn's status or a menu below a box make it an echo, the footer never does).
   let live = lines.length;
   let echo = -1;
   const lowest = boxes[boxes.length - 1];
-  if (lowest !== undefined && lines.length - lowest.bottom <= LIVE_BOX_MAX_FOOTER_ROWS) {
+  const below = lowest ? lines.slice(lowest.bottom + 1) : [];
+  const turnBelow = lowest !== undefined && (lastMatch(below, p.waiting) ?? lastMatch(below, p.working) ?? menuRow(below, p.menu_cursor, p.menu_option)) !== null;
+  if (lowest !== undefined && lines.length - lowest.bottom <= LIVE_BOX_MAX_FOOTER_ROWS && !turnBelow) {
     live = lowest.input;
     if (boxes.length > 1) echo = boxes[boxes.length - 2]!.bottom;
   } else if (lowest !== undefined) {
@@ -39,7 +43,7 @@ export function classifyGemini(snap: ScreenSnapshot, ctx: ProfileContext): Class
   const v = (kind: Classification['verdict'], rule: string, line: string, explicit = false) =>
     verdict('gemini', kind, rule, line, edge, explicit);
 
-  const waiting = lastMatch(edge, p.waiting);
+  const waiting = lastMatch(edge, p.waiting) ?? menuRow(edge, p.menu_cursor, p.menu_option);
   // A menu wins over the title: the daily-quota menu waits for the person while the title still says Working.
   if (waiting) return v('waiting', 'approval_menu', waiting.line, true);
   if (p.waiting_title.test(snap.title.trim())) return v('waiting', 'title_action_required', snap.title, true);
