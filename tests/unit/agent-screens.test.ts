@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
-import { classifyWith } from '../../src/analysis/profiles/index.js';
+import { classifyWith, detectProgram } from '../../src/analysis/profiles/index.js';
 import { ctx, ROOT, screenOf } from '../helpers/screen.js';
 import { loadScreenFixtures, paint, SCREEN_AGENTS } from '../helpers/screen-fixtures.js';
 
@@ -33,6 +33,16 @@ describe('every screen has its source in docs/agents.md', () => {
   for (const f of fixtures) {
     it(`${f.agent}/${f.name}`, () => {
       expect(doc, `docs/agents.md should list ${f.agent}/${f.name}`).toContain(`\`${f.agent}/${f.name}\``);
+    });
+  }
+});
+
+describe('program detection from these screens never names another agent', () => {
+  for (const f of fixtures) {
+    it(`${f.agent}/${f.name}`, async () => {
+      const snap = await screenOf(paint(f.body), f.cols, f.rows);
+      const found = detectProgram(cfg, { title: f.title, lines: snap.lines });
+      if (found) expect(found.program).toBe(f.agent);
     });
   }
 });
