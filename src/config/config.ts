@@ -222,6 +222,8 @@ export interface ClaudePatterns {
   prompt_echo: RegExp;
   menu_cursor: RegExp;
   menu_option: RegExp;
+  menu_footer: RegExp[];
+  panel_echo: RegExp;
   footer_working: RegExp[];
   working: RegExp[];
   later_message: RegExp[];
@@ -251,6 +253,7 @@ export interface GeminiPatterns {
   input: RegExp;
   menu_cursor: RegExp;
   menu_option: RegExp;
+  panel_echo: RegExp;
   working: RegExp[];
   working_title: RegExp;
   waiting: RegExp[];

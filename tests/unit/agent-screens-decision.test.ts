@@ -109,3 +109,12 @@ describe('a ready screen ends the turn, a failed one fails it', () => {
     });
   }
 });
+
+describe('a screen that says nothing (a panel the person opened) never makes a WAITING_APPROVAL', () => {
+  for (const f of fixtures.filter((x) => x.verdict === 'unknown')) {
+    it(`${f.agent}/${f.name}`, async () => {
+      const { d } = await showAfterTurn(f);
+      expect(d.states, d.describe()).not.toContain('WAITING_APPROVAL');
+    });
+  }
+});

@@ -21,7 +21,10 @@ export function classifyClaude(snap: ScreenSnapshot, ctx: ProfileContext): Class
     verdict('claude', kind, rule, line, edge, explicit);
 
   // Every dialog replaces the input box: with the box on screen, menu words in the live edge are quoted text.
-  const waiting = box < 0 ? (lastMatch(edge, p.waiting) ?? menuRow(edge, p.menu_cursor, p.menu_option)) : null;
+  // Below a slash command the person typed, a menu's shape is a panel they opened; only question words count.
+  const panel = echo >= 0 && testRow(p.panel_echo, lines[echo]!);
+  const waiting =
+    box < 0 ? (lastMatch(edge, p.waiting) ?? (panel ? null : (lastMatch(edge, p.menu_footer) ?? menuRow(edge, p.menu_cursor, p.menu_option)))) : null;
   if (waiting) return v('waiting', 'approval_menu', waiting.line, true);
   const working = lastMatch(footer, p.footer_working) ?? liveStatusRow(edge, p.working, [...p.later_message, ...p.done]);
   if (working) return v('working', 'working_marker', working.line);

@@ -40,10 +40,13 @@ export function classifyGemini(snap: ScreenSnapshot, ctx: ProfileContext): Class
     echo = lowest.bottom;
   }
   const edge = lines.slice(echo + 1, Math.max(echo + 1, live - 1));
+  // The echo's input row: a slash command there opened the dialog below it (see panel_echo).
+  const echoBox = boxes.find((b) => b.bottom === echo);
+  const panel = echoBox !== undefined && lines.slice(echoBox.input, echoBox.bottom).some((l) => testRow(p.panel_echo, l));
   const v = (kind: Classification['verdict'], rule: string, line: string, explicit = false) =>
     verdict('gemini', kind, rule, line, edge, explicit);
 
-  const waiting = lastMatch(edge, p.waiting) ?? menuRow(edge, p.menu_cursor, p.menu_option);
+  const waiting = lastMatch(edge, p.waiting) ?? (panel ? null : menuRow(edge, p.menu_cursor, p.menu_option));
   // A menu wins over the title: the daily-quota menu waits for the person while the title still says Working.
   if (waiting) return v('waiting', 'approval_menu', waiting.line, true);
   if (p.waiting_title.test(snap.title.trim())) return v('waiting', 'title_action_required', snap.title, true);
@@ -57,6 +60,7 @@ export function classifyGemini(snap: ScreenSnapshot, ctx: ProfileContext): Class
   const done = lastMatch(edge, p.done);
   if (done) return v('ready', 'done_marker', done.line, true);
   if (p.ready_title.test(snap.title.trim())) return v('ready', 'title_ready', snap.title, true);
-  if (boxes.length) return v('ready', 'input_box', lines[live]!);
+  // Only the live input box says ready: an echo alone (a dialog replaced the input box) says nothing.
+  if (live < lines.length) return v('ready', 'input_box', lines[live]!);
   return v('unknown', 'no_marker', '');
 }
