@@ -7,16 +7,18 @@
 // Completion is anchored to a turn: Enter arms an anchor, work must be seen after it, then an explicit marker or a
 // stability window (retracted by any change of the live edge) makes it DONE.
 import type { Config, ProgramId } from '../config/config.js';
-import type { InBandSignal, ScreenSnapshot, TimedSignal } from '../screen/types.js';
+import type { ScreenSnapshot, TimedSignal } from '../screen/types.js';
 import type { PaneChange } from '../queue/pane-change-queue.js';
-import { hashLines } from '../queue/normalize.js';
-import { classifyWith, detectProgram } from './profiles/index.js';
-import type { ProfileContext } from './profiles/context.js';
 import type { Classification, MachineState, Signal, SignalType, Suppressed, Tier } from './types.js';
 import { clip } from './text.js';
 import { genericWhileRunning } from './generic-heuristic.js';
-import { agentStateAction } from './agent-state.js';
-import { hookAction } from './hook-table.js';
+import { Tier1Inputs, type Tier1Host } from './tier1-inputs.js';
+import { ProgramTracker } from './program-tracker.js';
+import { ScreenClassifier } from './screen-classifier.js';
+import { SignalLedger, targetState } from './signal-ledger.js';
+import { StabilityWindow } from './stability-window.js';
+import { nextDeadline, phaseOf, timeMatters, type Phase, type WindowState } from './time-windows.js';
+import { FullscreenActivity, type FullscreenMode } from './fullscreen-activity.js';
 
 export interface AnalyzerOptions {
   cfg: Config;
@@ -38,87 +40,65 @@ interface Anchor {
   row: number | undefined;
 }
 
-interface Candidate {
-  since: number;
-  edgeHash: string;
-}
-
-type Phase = 'rest' | 'running' | 'waiting';
-
-interface ClassificationInputs {
-  program: ProgramId;
-  hash: string;
-  title: string;
-  animating: boolean;
-  bracketedPaste: boolean;
-  cursorX: number;
-  cursorY: number;
-  baseY: number;
-  anchorRow: number | undefined;
-  bracketedPasteSeen: boolean;
-  foregroundPrompted: boolean;
-}
 
 /** The rule for a turn started by a submitted prompt showing work (Enter, then the screen moved). */
 const ANCHOR_RULE = 'turn.anchor_evidence';
 
-export class PaneAnalyzer {
-  private readonly cfg: Config;
-  private program: ProgramId;
-  private programRule: string;
-  private programLocked: boolean;
-  private processName: string | undefined;
-  private state: MachineState = 'IDLE';
+export class PaneAnalyzer implements Tier1Host {
+  readonly cfg: Config;
+  private readonly prog: ProgramTracker;
+  private readonly reader: ScreenClassifier;
+  private readonly ledger = new SignalLedger();
+  private readonly doneWindow = new StabilityWindow();
+  private readonly tier1 = new Tier1Inputs(this);
+  private readonly fullscreen: FullscreenActivity;
+  state: MachineState = 'IDLE';
 
   private snap: ScreenSnapshot | null = null;
   private lastChange: PaneChange | null = null;
-  private cls: Classification | null = null;
-  /** What `cls` was computed from: it is reused while all of these are unchanged. */
-  private clsInputs: ClassificationInputs | null = null;
   private hash = '';
   private lastMeaningfulAt = 0;
   private lastOutputAt = 0;
-  private titleChanges: number[] = [];
-  private bracketedPasteSeen = false;
-  private foregroundPrompted = false;
 
   private anchor: Anchor | null = null;
-  private doneCandidate: Candidate | null = null;
+  /** A command still holds the foreground while the pane reads at rest (a pager or editor waiting on the person's
+   * keys): the shell's prompt coming back ends it, DONE or FAILED, as any command's end. */
+  private parked = false;
+  /** This turn's program animated by itself on the alternate screen: when it stops, the turn is over. */
+  private turnAnimated = false;
   private waitSince: number | null = null;
   private workingSince: number | null = null;
   private waitEnteredAt = 0;
   private waitEnteredHash = '';
   private interruptSeen = false;
   private stalled = false;
-  private tier1LastAt = -Infinity;
-  private tier1Running = false;
-  private pendingAgentWorking: { t: number; line: string } | null = null;
-  private lastEmit = new Map<SignalType, number>();
   private lastIdleEmit = -Infinity;
-  /** The live-edge hash stable() compares, kept while the classification and the screen it read are the same
-   * objects (evaluate runs on every tick of a stability window; the edge only changes with them). */
-  private edgeHashOf: { cls: Classification; snap: ScreenSnapshot; hash: string } | null = null;
   /** The signature of the classification last compared with the anchor's baseline. */
   private signatureOf: { cls: Classification; signature: string } | null = null;
 
-  readonly suppressed: Suppressed[] = [];
-  /** Counters of signals fired and suppressed, by tier, rule and reason. */
-  readonly counters = new Map<string, number>();
-
   constructor(opts: AnalyzerOptions) {
     this.cfg = opts.cfg;
-    this.program = opts.forced ?? 'shell';
-    this.programRule = opts.forced ? 'forced' : 'default';
-    this.programLocked = opts.forced !== null;
-    if (!this.programLocked && opts.command) this.detect({ command: opts.command });
+    this.prog = new ProgramTracker(opts.cfg, opts.forced, opts.command);
+    this.reader = new ScreenClassifier(opts.cfg);
+    this.fullscreen = new FullscreenActivity(opts.cfg.thresholds);
   }
 
   get currentProgram(): { program: ProgramId; rule: string } {
-    return { program: this.program, rule: this.programRule };
+    return { program: this.prog.program, rule: this.prog.rule };
   }
 
   get classification(): Classification | null {
-    return this.cls;
+    return this.reader.current;
+  }
+
+  /** The last suppressed decisions, with their reasons. */
+  get suppressed(): readonly Suppressed[] {
+    return this.ledger.suppressed;
+  }
+
+  /** Counters of signals fired and suppressed, by tier, rule and reason. */
+  get counters(): ReadonlyMap<string, number> {
+    return this.ledger.counters;
   }
 
   /** The machine's state after it applied our signals (or a person's ack). */
@@ -131,13 +111,15 @@ export class PaneAnalyzer {
       this.anchor = null;
       this.interruptSeen = false;
       this.stalled = false;
+      this.turnAnimated = false;
     }
+    this.parked = false;
     if (phase === 'waiting') {
       this.waitEnteredAt = this.now;
       this.waitEnteredHash = this.hash;
     }
     if (wasRest && phase !== 'rest') this.lastMeaningfulAt = Math.max(this.lastMeaningfulAt, this.now);
-    this.doneCandidate = null;
+    this.doneWindow.reset();
     this.waitSince = null;
     this.workingSince = null;
   }
@@ -152,50 +134,24 @@ export class PaneAnalyzer {
     const out: Signal[] = [];
     switch (s.kind) {
       case 'title':
-        this.titleChanges.push(ts.t);
-        if (this.titleChanges.length > 4) this.titleChanges.shift();
-        if (!this.programLocked && this.program === 'shell') this.detect({ title: s.title });
+        this.reader.noteTitle(ts.t);
+        if (this.prog.open) this.programChanged(this.prog.fromEvidence({ title: s.title }));
         return out;
       case 'bracketed-paste':
-        if (s.on) this.bracketedPasteSeen = true;
-        this.foregroundPrompted = false;
+        this.reader.noteBracketedPaste(s.on);
         return out;
-      case 'command-executed':
-        this.tier1(ts.t);
-        this.tier1Running = true;
-        this.emit(out, ts.t, 'run', 1, `${s.protocol}.command_executed`, ts.line);
+      case 'alt-screen':
+        this.fullscreen.noteAltScreen(ts.t, s.on);
         return out;
-      case 'command-finished': {
-        this.tier1(ts.t);
-        const wasRunning = this.tier1Running || this.phase() !== 'rest';
-        this.tier1Running = false;
-        if (!wasRunning) {
-          this.anchor = null; // the shell says nothing ran (an empty Enter): no turn to complete
-          return out;
-        }
-        if (s.exitCode === undefined || s.exitCode === 0) this.emit(out, ts.t, 'done', 1, `${s.protocol}.command_finished`, ts.line || `exit ${s.exitCode ?? 'none'}`);
-        else this.emit(out, ts.t, 'failed', 1, `${s.protocol}.command_failed`, ts.line.trim() ? `exit ${s.exitCode}: ${ts.line}` : `exit ${s.exitCode}`);
-        return out;
-      }
-      case 'prompt-start':
-        this.tier1(ts.t);
-        if (this.phase() === 'rest' && !this.tier1Running) this.anchor = null; // back at the prompt, nothing ran
-        return out;
-      case 'command-input':
-      case 'command-line':
-        this.tier1(ts.t);
-        return out;
-      case 'agent-state':
-        return this.agentState(ts.t, s.state, s.extra, ts.line);
-      case 'hook':
-        return this.hook(ts.t, s, ts.line);
       default:
+        this.tier1.signal(ts, out);
         return out;
     }
   }
 
   input(t: number, data: string): Signal[] {
     this.now = Math.max(this.now, t);
+    this.fullscreen.noteKey(t);
     if (/[\r\n]/.test(data)) this.armAnchor(t);
     if (data === '\x1b' && this.phase() === 'running') this.interruptSeen = true;
     return [];
@@ -203,12 +159,7 @@ export class PaneAnalyzer {
 
   process(t: number, name: string): Signal[] {
     this.now = Math.max(this.now, t);
-    this.processName = name;
-    if (!this.programLocked) {
-      const det = detectProgram(this.cfg, { process: name });
-      // A shell running an ordinary job (sleep, make) stays read as a shell: its prompt tells when the job ends.
-      if (det && (det.program !== 'generic' || this.program !== 'shell')) this.setProgram(det.program, det.rule);
-    }
+    this.programChanged(this.prog.fromProcess(name));
     return this.evaluate(t);
   }
 
@@ -218,16 +169,21 @@ export class PaneAnalyzer {
     this.lastChange = ch;
     this.hash = ch.hash;
     this.lastOutputAt = ch.lastOutputAt;
+    // Any redraw counts as a frame here, a clock's digits too (folded away from `meaningful`, which guards stalls).
+    const rows = ch.snapshot.changedRows;
+    if (ch.snapshot.altScreen) this.fullscreen.noteChange(ch.t, ch.selfDriven, rows === undefined || rows.length > 0);
     if (ch.meaningful) {
       this.lastMeaningfulAt = ch.lastMeaningfulAt;
       // Any change read after the anchor was armed is after it (events arrive in order; a live clock may give
-      // the key and its echo the same millisecond).
-      if (this.anchor && !this.anchor.evidence && ch.hash !== this.anchor.hash) this.anchor.evidence = true;
+      // the key and its echo the same millisecond). On a full-screen program's screen only its own animation is
+      // work: a redraw answering a key (Enter in an editor, a late one after Esc) is not.
+      const answer = ch.snapshot.altScreen && this.readsFullscreen() && this.fullscreenMode(ch.t) !== 'animating';
+      if (this.anchor && !this.anchor.evidence && ch.hash !== this.anchor.hash && !answer) this.anchor.evidence = true;
     }
-    if (!this.programLocked && this.program === 'shell') {
+    if (this.prog.open) {
       // Only rows that changed can newly show a program's signature (titles are checked as they arrive).
       const rows = ch.snapshot.changedRows;
-      this.detect({ lines: rows ? rows.map((y) => ch.snapshot.lines[y]!) : ch.snapshot.lines });
+      this.programChanged(this.prog.fromEvidence({ lines: rows ? rows.map((y) => ch.snapshot.lines[y]!) : ch.snapshot.lines }));
     }
     const out = this.evaluate(ch.t);
     if (this.stalled && ch.meaningful && this.phase() === 'running') {
@@ -241,11 +197,7 @@ export class PaneAnalyzer {
     this.now = Math.max(this.now, t);
     const out: Signal[] = [];
     const th = this.cfg.thresholds;
-    if (this.pendingAgentWorking && t - this.pendingAgentWorking.t >= th.unanchored_working_confirm_s) {
-      const p = this.pendingAgentWorking;
-      this.pendingAgentWorking = null;
-      this.emit(out, t, 'run', 1, 'osc7501.working_confirmed', p.line);
-    }
+    this.tier1.tick(t, out);
     if (this.anchor && !this.anchor.evidence && t - this.anchor.t > th.anchor_evidence_window_s) this.anchor = null;
     if (this.timeMatters(t)) out.push(...this.evaluate(t));
     return out;
@@ -254,48 +206,34 @@ export class PaneAnalyzer {
   /** Whether this pane needs the fine tick now: a pending candidate, a turn waiting for evidence, a window
    * about to close. Otherwise the next look can wait until nextDeadline(). */
   wantsTicks(t: number): boolean {
-    return this.timeMatters(t) || this.pendingAgentWorking !== null || (this.anchor !== null && !this.anchor.evidence);
+    return this.timeMatters(t) || this.tier1.pending || (this.anchor !== null && !this.anchor.evidence);
   }
 
   /** The earliest time at which a quiet window can close by itself (Infinity if none is running). */
   nextDeadline(t: number): number {
-    const th = this.cfg.thresholds;
-    // Asked after every tick: no array of marks, just the earliest one still ahead.
-    let next = Infinity;
-    const mark = (m: number): void => {
-      if (m > t && m < next) next = m;
-    };
-    mark(this.lastMeaningfulAt + th.quiet_done_s);
-    mark(this.lastMeaningfulAt + th.quiet_idle_s);
-    mark(this.lastMeaningfulAt + th.stall_after_s);
-    mark(Math.max(this.lastMeaningfulAt, this.lastIdleEmit) + th.idle_reemit_s);
-    const lastTitle = this.titleChanges[this.titleChanges.length - 1];
-    if (lastTitle !== undefined) mark(lastTitle + th.title_animation_s);
-    mark(this.tier1LastAt + th.prompt_silence_s);
-    return next;
+    return nextDeadline(this.cfg.thresholds, this.windows(t), t);
   }
 
-  /** Whether the passing of time alone could change a decision now; a tick is skipped otherwise (a quiet pane
-   * costs nothing between changes). */
+  /** Whether the passing of time alone could change a decision now (a quiet pane costs nothing between changes). */
   private timeMatters(t: number): boolean {
-    const th = this.cfg.thresholds;
-    const phase = this.phase();
-    if (this.doneCandidate) return true;
-    if (this.waitSince !== null && phase !== 'waiting') return true;
-    if (this.workingSince !== null && phase === 'rest') return true;
-    const quiet = t - this.lastMeaningfulAt;
-    const verdict = this.cls?.verdict;
-    if (phase === 'running') {
-      if (quiet >= th.stall_after_s && !this.stalled) return true;
-      if (verdict === 'unknown' && quiet >= Math.min(th.quiet_done_s, th.quiet_idle_s)) return true;
-    }
-    // The idle re-emit is due once per window, not on every tick after the first one.
-    if (this.state === 'IDLE' && quiet >= th.idle_reemit_s && t - this.lastIdleEmit >= th.idle_reemit_s) return true;
-    // A title animation stopping can turn "working" (read from the title alone) into something else.
-    const lastTitle = this.titleChanges[this.titleChanges.length - 1];
-    const titleDecides = verdict !== 'working' || (this.cls?.rule.endsWith('title_spinner') ?? false);
-    if (titleDecides && lastTitle !== undefined && t - lastTitle <= th.title_animation_s + th.tick_s) return true;
-    return t - this.tier1LastAt <= th.prompt_silence_s + th.tick_s;
+    return timeMatters(this.cfg.thresholds, this.windows(t), t);
+  }
+
+  private windows(t: number): WindowState {
+    return {
+      state: this.state,
+      lastMeaningfulAt: this.lastMeaningfulAt,
+      lastIdleEmit: this.lastIdleEmit,
+      lastTitleChange: this.reader.lastTitleChange,
+      tier1LastAt: this.tier1.lastAt,
+      candidate: this.doneWindow.pending,
+      waitSince: this.waitSince,
+      workingSince: this.workingSince,
+      stalled: this.stalled,
+      cls: this.reader.current,
+      fullscreenAt: this.snap && this.readsFullscreen() ? this.fullscreen.deadline(t, this.snap.altScreen) : Infinity,
+      fullscreenStale: this.reader.current !== null && this.reader.fullscreen !== this.fullscreenMode(t),
+    };
   }
 
   /** Classify the current screen (the `classify` command and the dashboard's "why"). */
@@ -305,67 +243,18 @@ export class PaneAnalyzer {
 
   // ---- decisions -----------------------------------------------------------------------------------------
 
-  private phase(): Phase {
-    switch (this.state) {
-      case 'RUNNING':
-      case 'LONG_RUNNING':
-        return 'running';
-      case 'WAITING_APPROVAL':
-        return 'waiting';
-      default:
-        return 'rest';
-    }
-  }
-
-  private tier1(t: number): void {
-    this.tier1LastAt = t;
-  }
-
-  private agentState(t: number, state: string, extra: Record<string, string>, line: string): Signal[] {
-    this.tier1(t);
-    if (!this.programLocked && extra['app'] === 'codex') this.setProgram('codex', 'detect.codex.osc7501');
-    const out: Signal[] = [];
-    const shown = line || `state=${state}`;
-    const pending = this.pendingAgentWorking;
-    if (state !== 'working') this.pendingAgentWorking = null;
-    // A turn too short to confirm (working, then done or error within the window) still happened: the launch
-    // blip goes back to idle, never to done or error.
-    if (pending && (state === 'done' || state === 'error')) this.emit(out, pending.t, 'run', 1, 'osc7501.working', pending.line);
-    const action = agentStateAction(state, extra, {
-      phase: this.phase(),
-      justDone: this.state === 'DONE',
-      anchored: this.anchor !== null && t - this.anchor.t <= this.cfg.thresholds.anchor_evidence_window_s,
-    });
-    if (action.kind === 'signal') this.emit(out, t, action.type, 1, action.rule, shown);
-    else if (action.kind === 'pending') this.pendingAgentWorking = { t, line: shown };
-    return out;
+  phase(): Phase {
+    return phaseOf(this.state);
   }
 
   /** A prompt submitted: the verdict now is the baseline a later "ready" must differ from. */
-  private armAnchor(t: number): void {
+  armAnchor(t: number): void {
     const cls = this.snap ? this.reclassify(t) : null;
     this.anchor = { t, hash: this.hash, evidence: false, baseline: cls ? this.signature(cls) : '', moved: false, row: this.snap ? this.snap.baseY + this.snap.cursorY : undefined };
   }
 
-  /** An agent's hook (Tier 1, delivered by the daemon): mapped through hook-table.ts. */
-  private hook(t: number, s: Extract<InBandSignal, { kind: 'hook' }>, line: string): Signal[] {
-    this.tier1(t);
-    if (!this.programLocked) this.setProgram(s.agent, `detect.${s.agent}.hook`);
-    const out: Signal[] = [];
-    const action = hookAction(s.agent, s.event, s.detail, this.state);
-    if (action.kind === 'none') return out;
-    // A menu on screen is a fact: a hook's "working" (a late PreToolUse) does not hide it.
-    if (action.type === 'run' && this.menuOnScreen(t)) {
-      this.suppress(t, 'run', 1, action.rule, 'menu_on_screen');
-      return out;
-    }
-    // The prompt the hook reports anchors the turn like Enter, unless Enter (seen in the pane) already did.
-    if (action.effect === 'turn_start' && (this.anchor === null || t - this.anchor.t > this.cfg.thresholds.anchor_evidence_window_s)) this.armAnchor(t);
-    this.emit(out, t, action.type, 1, action.rule, line || s.event);
-    return out;
-  }
-
-  private menuOnScreen(t: number): boolean {
+  /** The screen shows an explicit menu or question right now (a fact no hook's word hides). */
+  menuOnScreen(t: number): boolean {
     if (!this.snap) return false;
     const cls = this.reclassify(t);
     return cls.verdict === 'waiting' && cls.explicit;
@@ -378,7 +267,7 @@ export class PaneAnalyzer {
     const cls = this.reclassify(t);
     if (this.anchor && !this.anchor.moved && this.signature(cls) !== this.anchor.baseline) this.anchor.moved = true;
     const tier: Tier = cls.program === 'generic' ? 3 : 2;
-    const gateClosed = t - this.tier1LastAt < th.prompt_silence_s;
+    const gateClosed = t - this.tier1.lastAt < th.prompt_silence_s;
     const jobGated = tier === 3 && this.jobGateBlocks();
     const speak = (type: SignalType, rule: string, line: string, tierOverride?: Tier): void => {
       const tr = tierOverride ?? tier;
@@ -386,7 +275,7 @@ export class PaneAnalyzer {
       if (gateClosed && !(type === 'wait' && cls.explicit)) return this.suppress(t, type, tr, rule, 'prompt_silence_gate');
       if (jobGated && tr === 3) return this.suppress(t, type, tr, rule, 'job_gate');
       // Debounce guards heuristics that a redraw can re-trigger; a turn the person submitted (Enter) is not one.
-      if (tr === 3 && rule !== ANCHOR_RULE && t - (this.lastEmit.get(type) ?? -Infinity) < th.debounce_s) return this.suppress(t, type, tr, rule, 'debounce');
+      if (tr === 3 && rule !== ANCHOR_RULE && t - this.ledger.lastFiredAt(type) < th.debounce_s) return this.suppress(t, type, tr, rule, 'debounce');
       this.emit(out, t, type, tr, rule, line);
     };
 
@@ -399,12 +288,20 @@ export class PaneAnalyzer {
         speak('wait', cls.rule, cls.line);
         return out;
       }
+      // The pager or editor that held the foreground has gone and the prompt is back: that command ended.
+      if (this.parked && (cls.verdict === 'ready' || cls.verdict === 'failed') && !cls.continuation) {
+        const window = cls.atPrompt ? th.prompt_stability_s : th.stability_s;
+        if (cls.explicit || this.stable(t, cls, window)) speak(cls.verdict === 'failed' ? 'failed' : 'done', cls.rule, cls.line);
+        return out;
+      }
+      // A parked pager or editor redrawn once (a person paging in a pane whose keys we cannot see) is still at rest.
+      if (this.parked && cls.verdict === 'working' && !cls.rule.endsWith('.fullscreen_animating')) return out;
       const anchored = this.anchor !== null && this.anchor.evidence;
       if (cls.verdict === 'working' && (this.anchor !== null || t - (this.workingSince ?? t) >= th.unanchored_screen_confirm_s)) {
         speak('run', cls.rule, cls.line);
-      } else if (anchored && cls.verdict !== 'waiting') {
+      } else if (anchored && cls.verdict !== 'waiting' && cls.verdict !== 'resting') {
         speak('run', ANCHOR_RULE, clip(cls.line || this.cursorRow()), 3);
-      } else if (!anchored && cls.verdict === 'unknown' && (tier === 3 || !this.bracketedPasteSeen)) {
+      } else if (!anchored && cls.verdict === 'unknown' && (tier === 3 || !this.reader.bracketedPasteSeen)) {
         const latest = this.recentOutputGate(t);
         if (latest) speak('run', 'generic.newline_gate', latest, 3);
       }
@@ -420,6 +317,7 @@ export class PaneAnalyzer {
       if (!answered && cls.verdict !== 'waiting') return out;
       switch (cls.verdict) {
         case 'waiting':
+        case 'resting':
           return out;
         case 'working':
           speak('run', `${cls.rule}`, cls.line);
@@ -454,8 +352,17 @@ export class PaneAnalyzer {
         break;
       }
       case 'working':
-        this.doneCandidate = null;
+        this.doneWindow.reset();
+        if (cls.rule.endsWith('.fullscreen_animating')) this.turnAnimated = true;
         this.checkStall(t, out);
+        break;
+      case 'resting':
+        // Its own frames stopped: a turn that animated is over; a pager or editor waits on the person's keys.
+        if (this.turnAnimated) speak('done', 'fullscreen.animation_stopped', cls.line);
+        else {
+          speak('idle', 'fullscreen.waiting_on_keys', cls.line);
+          if (this.phase() === 'rest') this.parked = true;
+        }
         break;
       case 'unknown':
         {
@@ -494,22 +401,7 @@ export class PaneAnalyzer {
 
   /** The ready/failed verdict has held with an unchanged live edge for `window` seconds. */
   private stable(t: number, cls: Classification, window: number): boolean {
-    const edgeHash = this.edgeHash(cls);
-    if (!this.doneCandidate || this.doneCandidate.edgeHash !== edgeHash) {
-      this.doneCandidate = { since: t, edgeHash };
-      return window <= 0;
-    }
-    return t - this.doneCandidate.since >= window;
-  }
-
-  /** The live edge and the cursor row, folded, with the verdict: what must hold still through a stability window. */
-  private edgeHash(cls: Classification): string {
-    const snap = this.snap!;
-    const memo = this.edgeHashOf;
-    if (memo && memo.cls === cls && memo.snap === snap) return memo.hash;
-    const hash = hashLines([...cls.liveEdge, this.cursorRow()], true) + cls.verdict;
-    this.edgeHashOf = { cls, snap, hash };
-    return hash;
+    return this.doneWindow.held(t, cls, this.snap!, window);
   }
 
   /** A verdict's identity for "is this still the same screen verdict as before the turn". */
@@ -540,118 +432,54 @@ export class PaneAnalyzer {
 
   private jobGateBlocks(): boolean {
     const jg = this.cfg.job_gate;
-    if (!jg.enabled || !this.processName) return false;
-    return !jg.whitelist.includes(this.processName) && !jg.shells.includes(this.processName);
+    const name = this.prog.processName;
+    if (!jg.enabled || !name) return false;
+    return !jg.whitelist.includes(name) && !jg.shells.includes(name);
   }
 
   private reclassify(t: number): Classification {
-    const snap = this.snap!;
-    const animating = this.titleAnimating(t);
-    const anchorRow = this.anchor?.row;
-    // Compared field by field: evaluate runs on every tick, and building a string key each time cost more than
-    // the comparison it stood for.
-    const k = this.clsInputs;
-    if (
-      this.cls &&
-      k !== null &&
-      k.program === this.program &&
-      k.hash === this.hash &&
-      k.title === snap.title &&
-      k.animating === animating &&
-      k.bracketedPaste === snap.bracketedPaste &&
-      k.cursorX === snap.cursorX &&
-      k.cursorY === snap.cursorY &&
-      k.baseY === snap.baseY &&
-      k.anchorRow === anchorRow &&
-      k.bracketedPasteSeen === this.bracketedPasteSeen &&
-      k.foregroundPrompted === this.foregroundPrompted
-    ) {
-      return this.cls;
-    }
-    const ctx: ProfileContext = { cfg: this.cfg, titleAnimating: animating, bracketedPasteSeen: this.bracketedPasteSeen, foregroundPrompted: this.foregroundPrompted, anchorRow };
-    let cls = classifyWith(this.program, snap, ctx);
-    if (!this.foregroundPrompted && this.bracketedPasteSeen && !snap.bracketedPaste && cls.atPrompt && cls.rule !== 'shell.prompt_bracketed_paste') {
-      // A REPL started from the shell is at its own prompt: from now on read it as a REPL, not a running command.
-      this.foregroundPrompted = true;
-      cls = classifyWith(this.program, snap, { ...ctx, foregroundPrompted: true });
-    }
-    this.cls = cls;
-    this.clsInputs = {
-      program: this.program,
-      hash: this.hash,
-      title: snap.title,
-      animating,
-      bracketedPaste: snap.bracketedPaste,
-      cursorX: snap.cursorX,
-      cursorY: snap.cursorY,
-      baseY: snap.baseY,
-      anchorRow,
-      bracketedPasteSeen: this.bracketedPasteSeen,
-      foregroundPrompted: this.foregroundPrompted,
-    };
-    return this.cls;
+    return this.reader.classify(t, this.prog.program, this.snap!, this.hash, this.anchor?.row, this.fullscreenMode(t));
   }
 
-  /** The title changed at least twice within title_animation_s: a spinner, not a static icon. */
-  private titleAnimating(t: number): boolean {
-    let recent = 0;
-    for (const x of this.titleChanges) if (t - x <= this.cfg.thresholds.title_animation_s) recent++;
-    return recent >= 2;
+  /** Shells and programs without a profile are read for full-screen activity; agents' profiles read their TUIs. */
+  private readsFullscreen(): boolean {
+    return this.prog.program === 'shell' || this.prog.program === 'generic';
+  }
+
+  private fullscreenMode(t: number): FullscreenMode | null {
+    return this.snap && this.readsFullscreen() ? this.fullscreen.mode(t, this.snap.altScreen) : null;
   }
 
   private cursorRow(): string {
     return this.snap?.lines[this.snap.cursorY] ?? '';
   }
 
-  private detect(input: Parameters<typeof detectProgram>[1]): void {
-    const det = detectProgram(this.cfg, input);
-    if (det && det.program !== 'shell' && det.program !== 'generic') this.setProgram(det.program, det.rule);
+  anchorAge(t: number): number | null {
+    return this.anchor ? t - this.anchor.t : null;
   }
 
-  private setProgram(program: ProgramId, rule: string): void {
-    if (program === this.program) return;
-    this.program = program;
-    this.programRule = rule;
-    this.cls = null;
-    this.clsInputs = null;
+  clearAnchor(): void {
+    this.anchor = null;
   }
 
-  private emit(out: Signal[], t: number, type: SignalType, tier: Tier, rule: string, line: string): void {
+  claimProgram(program: ProgramId, rule: string): void {
+    this.programChanged(this.prog.claim(program, rule));
+  }
+
+  /** A new program means a new profile: the next read classifies afresh. */
+  private programChanged(changed: boolean): void {
+    if (changed) this.reader.invalidate();
+  }
+
+  emit(out: Signal[], t: number, type: SignalType, tier: Tier, rule: string, line: string): void {
     const target = targetState(type, this.state);
     if (target === null) return;
-    this.lastEmit.set(type, t);
+    this.ledger.fired(t, type, tier, rule);
     out.push({ t, type, tier, rule, line: clip(line) });
-    this.count(`fired.tier${tier}.${type}.${rule}`);
     if (target !== this.state) this.setState(target);
   }
 
-  private suppress(t: number, type: SignalType, tier: Tier, rule: string, reason: string): void {
-    this.count(`suppressed.tier${tier}.${type}.${reason}`);
-    if (this.suppressed.length >= 64) this.suppressed.shift();
-    this.suppressed.push({ t, type, tier, rule, reason });
-  }
-
-  private count(key: string): void {
-    this.counters.set(key, (this.counters.get(key) ?? 0) + 1);
-  }
-}
-
-/** What a signal would do to the state (null = meaningless here and not worth sending). */
-function targetState(type: SignalType, state: MachineState): MachineState | null {
-  const running = state === 'RUNNING' || state === 'LONG_RUNNING';
-  switch (type) {
-    case 'run':
-      return running ? null : 'RUNNING';
-    case 'done':
-      return state === 'DONE' ? null : 'DONE';
-    case 'failed':
-      return state === 'FAILED' ? null : 'FAILED';
-    case 'wait':
-      return state === 'WAITING_APPROVAL' ? null : 'WAITING_APPROVAL';
-    case 'idle':
-      return 'IDLE'; // also re-emitted while IDLE (no transition, but counted)
-    case 'stall':
-    case 'activity':
-      return running ? state : null;
+  suppress(t: number, type: SignalType, tier: Tier, rule: string, reason: string): void {
+    this.ledger.suppress(t, type, tier, rule, reason);
   }
 }

@@ -190,6 +190,12 @@ export interface Thresholds {
   wait_confirm_s: number;
   waiting_fallback_idle_s: number;
   echo_window_s: number;
+  key_response_s: number;
+  fullscreen_rest_s: number;
+  fullscreen_period_factor: number;
+  fullscreen_max_period_s: number;
+  fullscreen_cadence_tolerance: number;
+  fullscreen_animation_s: number;
   anchor_evidence_window_s: number;
   title_animation_s: number;
   history_size: number;

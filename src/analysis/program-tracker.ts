@@ -1,0 +1,55 @@
+// Which program a pane runs, and so which profile reads it: forced by --agent, else detected from the command it
+// was started with, its foreground process, its title, a signature on screen, or an agent's own report (hook, OSC).
+// Pure.
+import type { Config, ProgramId } from '../config/config.js';
+import { detectProgram, type DetectionInput } from './profiles/index.js';
+
+export class ProgramTracker {
+  program: ProgramId;
+  rule: string;
+  /** --agent named the program: nothing on screen or in the process table changes it. */
+  readonly locked: boolean;
+  /** The foreground process's name, once a source reported one. */
+  processName: string | undefined;
+
+  constructor(private readonly cfg: Config, forced: ProgramId | null, command?: string) {
+    this.program = forced ?? 'shell';
+    this.rule = forced ? 'forced' : 'default';
+    this.locked = forced !== null;
+    if (!this.locked && command) this.fromEvidence({ command });
+  }
+
+  /** Still reading the pane as a shell: a title or a screen row could name the program behind it. */
+  get open(): boolean {
+    return !this.locked && this.program === 'shell';
+  }
+
+  /** The foreground process changed. Returns whether the program changed. */
+  fromProcess(name: string): boolean {
+    this.processName = name;
+    if (this.locked) return false;
+    const det = detectProgram(this.cfg, { process: name });
+    // A shell running an ordinary job (sleep, make) stays read as a shell: its prompt tells when the job ends.
+    if (det && (det.program !== 'generic' || this.program !== 'shell')) return this.set(det.program, det.rule);
+    return false;
+  }
+
+  /** A command line, title or screen rows that may name an agent. Returns whether the program changed. */
+  fromEvidence(input: DetectionInput): boolean {
+    const det = detectProgram(this.cfg, input);
+    if (det && det.program !== 'shell' && det.program !== 'generic') return this.set(det.program, det.rule);
+    return false;
+  }
+
+  /** The program said who it is (a hook, an OSC report). Returns whether the program changed. */
+  claim(program: ProgramId, rule: string): boolean {
+    return !this.locked && this.set(program, rule);
+  }
+
+  private set(program: ProgramId, rule: string): boolean {
+    if (program === this.program) return false;
+    this.program = program;
+    this.rule = rule;
+    return true;
+  }
+}

@@ -1,0 +1,127 @@
+// One pane's current reading of its screen: the profile's classification, remembered while nothing it depends on
+// changed (the analyzer asks on every tick), plus the facts about the pane that profiles read besides the rows:
+// whether the title animates, whether a line editor ever switched bracketed paste on, whether a program started
+// from the shell showed a prompt of its own. Pure.
+import type { Config, ProgramId } from '../config/config.js';
+import type { ScreenSnapshot } from '../screen/types.js';
+import { classifyWith } from './profiles/index.js';
+import type { ProfileContext } from './profiles/context.js';
+import type { Classification } from './types.js';
+import type { FullscreenMode } from './fullscreen-activity.js';
+
+/** Title changes remembered: enough to tell an animation (two within the window) from a one-off. */
+const TITLE_CHANGES_KEPT = 4;
+
+interface ClassificationInputs {
+  program: ProgramId;
+  hash: string;
+  title: string;
+  animating: boolean;
+  bracketedPaste: boolean;
+  cursorX: number;
+  cursorY: number;
+  baseY: number;
+  anchorRow: number | undefined;
+  bracketedPasteSeen: boolean;
+  foregroundPrompted: boolean;
+  fullscreen: FullscreenMode | null;
+}
+
+export class ScreenClassifier {
+  private cls: Classification | null = null;
+  /** What `cls` was computed from: it is reused while all of these are unchanged. */
+  private inputs: ClassificationInputs | null = null;
+  private readonly titleChanges: number[] = [];
+  /** The pane has switched bracketed paste on at least once (a line editor runs there). */
+  bracketedPasteSeen = false;
+  /** Since the shell last accepted a command, the program it started showed a prompt of its own (a REPL). */
+  foregroundPrompted = false;
+
+  constructor(private readonly cfg: Config) {}
+
+  /** The last classification made (null before the first screen). */
+  get current(): Classification | null {
+    return this.cls;
+  }
+
+  /** The full-screen mode the current classification was read with. */
+  get fullscreen(): FullscreenMode | null {
+    return this.inputs?.fullscreen ?? null;
+  }
+
+  /** When the title last changed (undefined: never). */
+  get lastTitleChange(): number | undefined {
+    return this.titleChanges[this.titleChanges.length - 1];
+  }
+
+  noteTitle(t: number): void {
+    this.titleChanges.push(t);
+    if (this.titleChanges.length > TITLE_CHANGES_KEPT) this.titleChanges.shift();
+  }
+
+  noteBracketedPaste(on: boolean): void {
+    if (on) this.bracketedPasteSeen = true;
+    this.foregroundPrompted = false;
+  }
+
+  /** The program changed: the next read classifies afresh. */
+  invalidate(): void {
+    this.cls = null;
+    this.inputs = null;
+  }
+
+  /** The title changed at least twice within title_animation_s: a spinner, not a static icon. */
+  titleAnimating(t: number): boolean {
+    let recent = 0;
+    for (const x of this.titleChanges) if (t - x <= this.cfg.thresholds.title_animation_s) recent++;
+    return recent >= 2;
+  }
+
+  classify(t: number, program: ProgramId, snap: ScreenSnapshot, hash: string, anchorRow: number | undefined, fullscreen: FullscreenMode | null): Classification {
+    const animating = this.titleAnimating(t);
+    // Compared field by field: this runs on every tick, and building a string key each time cost more than the
+    // comparison it stood for.
+    const k = this.inputs;
+    if (
+      this.cls &&
+      k !== null &&
+      k.program === program &&
+      k.hash === hash &&
+      k.title === snap.title &&
+      k.animating === animating &&
+      k.bracketedPaste === snap.bracketedPaste &&
+      k.cursorX === snap.cursorX &&
+      k.cursorY === snap.cursorY &&
+      k.baseY === snap.baseY &&
+      k.anchorRow === anchorRow &&
+      k.bracketedPasteSeen === this.bracketedPasteSeen &&
+      k.foregroundPrompted === this.foregroundPrompted &&
+      k.fullscreen === fullscreen
+    ) {
+      return this.cls;
+    }
+    const ctx: ProfileContext = { cfg: this.cfg, titleAnimating: animating, bracketedPasteSeen: this.bracketedPasteSeen, foregroundPrompted: this.foregroundPrompted, anchorRow, fullscreen };
+    let cls = classifyWith(program, snap, ctx);
+    if (!this.foregroundPrompted && this.bracketedPasteSeen && !snap.bracketedPaste && cls.atPrompt && cls.rule !== 'shell.prompt_bracketed_paste') {
+      // A REPL started from the shell is at its own prompt: from now on read it as a REPL, not a running command.
+      this.foregroundPrompted = true;
+      cls = classifyWith(program, snap, { ...ctx, foregroundPrompted: true });
+    }
+    this.cls = cls;
+    this.inputs = {
+      program,
+      hash,
+      title: snap.title,
+      animating,
+      bracketedPaste: snap.bracketedPaste,
+      cursorX: snap.cursorX,
+      cursorY: snap.cursorY,
+      baseY: snap.baseY,
+      anchorRow,
+      bracketedPasteSeen: this.bracketedPasteSeen,
+      foregroundPrompted: this.foregroundPrompted,
+      fullscreen,
+    };
+    return cls;
+  }
+}
