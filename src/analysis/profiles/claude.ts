@@ -26,7 +26,7 @@ export function classifyClaude(snap: ScreenSnapshot, ctx: ProfileContext): Class
   const waiting =
     box < 0 ? (lastMatch(edge, p.waiting) ?? (panel ? null : (lastMatch(edge, p.menu_footer) ?? menuRow(edge, p.menu_cursor, p.menu_option)))) : null;
   if (waiting) return v('waiting', 'approval_menu', waiting.line, true);
-  const working = lastMatch(footer, p.footer_working) ?? liveStatusRow(edge, p.working, [...p.later_message, ...p.done]);
+  const working = lastMatch(footer, p.footer_working) ?? liveStatusRow(edge, p.working, p.later_message, p.done);
   if (working) return v('working', 'working_marker', working.line);
   if (ctx.titleAnimating && p.working_title.test(snap.title)) return v('working', 'title_spinner', snap.title);
   const failed = lastMatch(edge, p.failed);

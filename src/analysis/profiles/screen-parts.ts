@@ -1,6 +1,6 @@
 // Parts of an agent's screen found by their shape rather than their words: a selection menu, a status row that is
 // still live. The words change from one version to the next; these shapes have not. Pure.
-import { testRow, type Hit } from '../text.js';
+import { lastMatch, testRow, type Hit } from '../text.js';
 
 /** An option row counts as the cursor row's sibling this many rows away at most (description rows between). */
 const MENU_REACH = 3;
@@ -17,16 +17,12 @@ export function menuRow(lines: readonly string[], cursor: RegExp, option: RegExp
 }
 
 /**
- * The bottom-most row matching `status`, unless a row below it starts a later message (`later`, and not itself a
- * status row): a status row above the final answer is a frame left in scrollback, not the live status.
+ * The bottom-most row matching `status`, unless a row below it starts a later message (any of the `later` lists):
+ * a status row above the final answer is a frame left in scrollback, not the live status.
  */
-export function liveStatusRow(lines: readonly string[], status: readonly RegExp[], later: readonly RegExp[]): Hit | null {
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i]!;
-    if (!line) continue;
-    const isStatus = status.some((re) => testRow(re, line));
-    if (isStatus) return { index: i, line };
-    if (later.some((re) => testRow(re, line))) return null;
-  }
-  return null;
+export function liveStatusRow(lines: readonly string[], status: readonly RegExp[], ...later: ReadonlyArray<readonly RegExp[]>): Hit | null {
+  const hit = lastMatch(lines, status);
+  if (!hit) return null;
+  const below = lines.slice(hit.index + 1);
+  return later.some((list) => lastMatch(below, list) !== null) ? null : hit;
 }
