@@ -39,7 +39,8 @@ export function classifyGemini(snap: ScreenSnapshot, ctx: ProfileContext): Class
   } else if (lowest !== undefined) {
     echo = lowest.bottom;
   }
-  const edge = lines.slice(echo + 1, Math.max(echo + 1, live - 1));
+  // Up to the row above the live box's top rule; without a live box, to the bottom.
+  const edge = lines.slice(echo + 1, live < lines.length ? Math.max(echo + 1, live - 1) : lines.length);
   // The echo's input row: a slash command there opened the dialog below it (see panel_echo).
   const echoBox = boxes.find((b) => b.bottom === echo);
   const panel = echoBox !== undefined && lines.slice(echoBox.input, echoBox.bottom).some((l) => testRow(p.panel_echo, l));
