@@ -226,8 +226,13 @@ export interface ClaudePatterns {
   box_rule: RegExp;
   box_input: RegExp;
   prompt_echo: RegExp;
+  menu_cursor: RegExp;
+  menu_option: RegExp;
+  menu_footer: RegExp[];
+  panel_echo: RegExp;
   footer_working: RegExp[];
   working: RegExp[];
+  later_message: RegExp[];
   working_title: RegExp;
   waiting: RegExp[];
   failed: RegExp[];
@@ -252,6 +257,9 @@ export interface GeminiPatterns {
   box_top: RegExp;
   box_bottom: RegExp;
   input: RegExp;
+  menu_cursor: RegExp;
+  menu_option: RegExp;
+  panel_echo: RegExp;
   working: RegExp[];
   working_title: RegExp;
   waiting: RegExp[];
