@@ -40,6 +40,8 @@ export interface PaneChange {
   lastOutputAt: number;
   /** Everything written since the previous change came right after typed keys: an echo, not work. */
   echoOnly: boolean;
+  /** Some output since the previous change came with no key to answer (later than key_response_s after one). */
+  selfDriven: boolean;
 }
 
 export interface QueueTiming {
@@ -49,6 +51,7 @@ export interface QueueTiming {
   settle_s: number;
   line_rate_window_s: number;
   echo_window_s: number;
+  key_response_s: number;
   history_size: number;
 }
 
@@ -58,6 +61,7 @@ export class PaneChangeQueue {
   private newlines = 0;
   private burst = 0;
   private echoOnly = true;
+  private selfDriven = false;
   private lastTakeAt = -Infinity;
   private lastInputAt = -Infinity;
   private lastEventAt = -Infinity;
@@ -83,6 +87,7 @@ export class PaneChangeQueue {
     this.burst += data.length;
     this.newlines += countNewlines(data);
     if (t - this.lastInputAt > this.timing.echo_window_s) this.echoOnly = false;
+    if (t - this.lastInputAt > this.timing.key_response_s) this.selfDriven = true;
   }
 
   /** Keys typed: their echo is not work; a control key (Enter, Esc…) also makes the next reads prompt. */
@@ -150,11 +155,13 @@ export class PaneChangeQueue {
       lastMeaningfulAt: this.lastMeaningfulAt,
       lastOutputAt: this.lastOutputAt,
       echoOnly: this.echoOnly,
+      selfDriven: this.selfDriven,
     };
     this.dirty = false;
     this.newlines = 0;
     this.burst = 0;
     this.echoOnly = true;
+    this.selfDriven = false;
     this.lastTakeAt = t;
     this.history.push(change);
     return change;
