@@ -13,7 +13,7 @@ import type { Classification, MachineState, Signal, SignalType, Suppressed, Tier
 import { clip } from './text.js';
 import { genericWhileRunning } from './generic-heuristic.js';
 import { Tier1Inputs, type Tier1Host } from './tier1-inputs.js';
-import { ProgramTracker } from './program-tracker.js';
+import { jobStarted, ProgramTracker } from './program-tracker.js';
 import { ScreenClassifier } from './screen-classifier.js';
 import { SignalLedger, targetState } from './signal-ledger.js';
 import { StabilityWindow } from './stability-window.js';
@@ -170,8 +170,17 @@ export class PaneAnalyzer implements Tier1Host {
 
   process(t: number, name: string): Signal[] {
     this.now = Math.max(this.now, t);
+    const out: Signal[] = [];
+    // The shell gave the terminal to a job: the person's command started (a tmux pane's only sign of its Enter).
+    // Anchored like Enter, so the prompt still on screen at this instant cannot end the turn.
+    if (jobStarted(this.cfg, this.prog.processName, name) && this.phase() !== 'running') {
+      const age = this.anchorAge(t);
+      if (age === null || age > this.cfg.thresholds.anchor_evidence_window_s) this.armJobAnchor(t);
+      this.emit(out, t, 'run', 1, 'job.started', name);
+    }
     this.programChanged(this.prog.fromProcess(name));
-    return this.evaluate(t);
+    out.push(...this.evaluate(t));
+    return out;
   }
 
   change(ch: PaneChange): Signal[] {
@@ -264,6 +273,14 @@ export class PaneAnalyzer implements Tier1Host {
     this.anchor = { t, hash: this.hash, evidence: false, baseline: cls ? this.signature(cls) : '', moved: false, row: this.snap ? this.snap.baseY + this.snap.cursorY : undefined };
   }
 
+  /** A job's start as the turn's anchor. The shell has usually moved the cursor past the command line already (to
+   * the empty row where output begins): the anchor row is then the command's, so the output's first row is read. */
+  private armJobAnchor(t: number): void {
+    this.armAnchor(t);
+    const snap = this.snap;
+    if (this.anchor && snap && snap.cursorX === 0 && !this.cursorRow().trim() && this.anchor.row !== undefined) this.anchor.row--;
+  }
+
   /** The screen shows an explicit menu or question right now (a fact no hook's word hides). */
   menuOnScreen(t: number): boolean {
     if (!this.snap) return false;
@@ -285,8 +302,15 @@ export class PaneAnalyzer implements Tier1Host {
     const jobGated = tier === 3 && this.jobGateBlocks();
     const speak = (type: SignalType, rule: string, line: string, tierOverride?: Tier): void => {
       const tr = tierOverride ?? tier;
-      // A menu on screen is a fact no Tier 1 silence can hide; everything else waits for Tier 1 to fall quiet.
-      if (gateClosed && !(type === 'wait' && cls.explicit)) return this.suppress(t, type, tr, rule, 'prompt_silence_gate');
+      // A menu on screen is a fact no Tier 1 silence can hide, and so is a question (or its answer) while a command
+      // Tier 1 started runs; an end, or anything else, waits for Tier 1 to fall quiet.
+      const duringCommand = this.tier1.commandRunning && (type === 'wait' || type === 'run');
+      if (gateClosed && !(type === 'wait' && cls.explicit) && !duringCommand) return this.suppress(t, type, tr, rule, 'prompt_silence_gate');
+      // A command whose end is reported for certain ends by that report, not by a screen's guess: unless it turned
+      // out to read the person's input at a prompt of its own (a line editor) or to be a full-screen program.
+      if (this.tier1.endAssured && (type === 'done' || type === 'failed' || type === 'idle') && !this.snap!.bracketedPaste && !this.snap!.altScreen) {
+        return this.suppress(t, type, tr, rule, 'command_running');
+      }
       if (jobGated && tr === 3) return this.suppress(t, type, tr, rule, 'job_gate');
       // Debounce guards heuristics that a redraw can re-trigger; a turn the person submitted (Enter) is not one.
       if (tr === 3 && rule !== ANCHOR_RULE && t - this.ledger.lastFiredAt(type) < th.debounce_s) return this.suppress(t, type, tr, rule, 'debounce');
@@ -486,9 +510,12 @@ export class PaneAnalyzer implements Tier1Host {
     this.programChanged(this.prog.claim(program, rule));
   }
 
-  /** A new program means a new profile: the next read classifies afresh. */
+  /** A new program means a new profile: the next read classifies afresh. An agent found behind what `run` took for
+   * one thing to do (`npx …`, a wrapper script) is a session: its own screens and hooks tell its turns. */
   private programChanged(changed: boolean): void {
-    if (changed) this.reader.invalidate();
+    if (!changed) return;
+    this.reader.invalidate();
+    if (this.prog.program !== 'shell' && this.prog.program !== 'generic') this.tier1.programIsSession();
   }
 
   emit(out: Signal[], t: number, type: SignalType, tier: Tier, rule: string, line: string): void {

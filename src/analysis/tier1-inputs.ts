@@ -34,6 +34,8 @@ export class Tier1Inputs {
   lastAt = -Infinity;
   /** Shell integration said a command started and has not said it ended. */
   private running = false;
+  /** `run`'s one-shot program runs: its source reports its end for certain, with the exit status. */
+  private program = false;
   /** Codex's `working` with no prompt submitted, waiting to persist (it blips at launch). */
   private pendingWorking: { t: number; line: string } | null = null;
   /** A hook handed the decision back to the screen at this time (a turn end held for a queued prompt). */
@@ -57,6 +59,17 @@ export class Tier1Inputs {
     this.turns.rest();
   }
 
+  /** A command Tier 1 reported started has not been reported ended: questions it asks are still the screen's. */
+  get commandRunning(): boolean {
+    return this.running || this.program;
+  }
+
+  /** The running command's end will be reported for certain, with its exit status (`run`'s one-shot program): the
+   * screen's guesses that it ended (a completion word, quiet) wait for that report. */
+  get endAssured(): boolean {
+    return this.program;
+  }
+
   /** Handles a Tier 1 in-band signal; returns false for any other kind (the analyzer's own business). */
   signal(ts: TimedSignal, out: Signal[]): boolean {
     const s = ts.signal;
@@ -64,17 +77,21 @@ export class Tier1Inputs {
     switch (s.kind) {
       case 'command-executed':
         this.lastAt = ts.t;
-        this.running = true;
+        // `run` sees its program exit, so that end is sure to come (see `endAssured`); a shell's marks inside it
+        // (a nested integrated shell) are commands of their own.
+        if (s.protocol === 'run') this.program = true;
+        else this.running = true;
         h.emit(out, ts.t, 'run', 1, `${s.protocol}.command_executed`, ts.line);
         return true;
       case 'command-finished': {
         this.lastAt = ts.t;
-        const wasRunning = this.running || h.phase() !== 'rest';
-        this.running = false;
+        const wasRunning = (s.protocol === 'run' ? this.program : this.running) || h.phase() !== 'rest';
+        if (s.protocol === 'run') this.program = false;
+        else this.running = false;
         // The shell says nothing ran (an empty Enter): no turn to complete.
         if (!wasRunning) h.clearAnchor();
-        else if (s.exitCode === undefined || s.exitCode === 0) h.emit(out, ts.t, 'done', 1, `${s.protocol}.command_finished`, ts.line || `exit ${s.exitCode ?? 'none'}`);
-        else h.emit(out, ts.t, 'failed', 1, `${s.protocol}.command_failed`, ts.line.trim() ? `exit ${s.exitCode}: ${ts.line}` : `exit ${s.exitCode}`);
+        else if (s.exitCode === undefined) h.emit(out, ts.t, 'done', 1, `${s.protocol}.command_finished`, ts.line || 'exit none');
+        else h.emit(out, ts.t, s.exitCode === 0 ? 'done' : 'failed', 1, `${s.protocol}.command_${s.exitCode === 0 ? 'finished' : 'failed'}`, exitLine(s.exitCode, ts.line));
         return true;
       }
       case 'prompt-start':
@@ -94,6 +111,12 @@ export class Tier1Inputs {
       default:
         return false;
     }
+  }
+
+  /** The one-shot program turned out to be a session (an agent): its end is no longer waited for; its exit, should
+   * it come mid-turn, still reports. */
+  programIsSession(): void {
+    this.program = false;
   }
 
   /** A pending `working` that persisted long enough is believed. */
@@ -148,4 +171,9 @@ export class Tier1Inputs {
     if (action.effect === 'turn_start' && (age === null || age > h.cfg.thresholds.anchor_evidence_window_s)) h.armAnchor(t);
     h.emit(out, t, action.type, 1, action.rule, line || s.event);
   }
+}
+
+/** "exit 1: 3 tests failed": the status first, then the line that says why. */
+function exitLine(code: number, line: string): string {
+  return line.trim() ? `exit ${code}: ${line}` : `exit ${code}`;
 }
