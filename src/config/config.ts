@@ -227,8 +227,13 @@ export interface ClaudePatterns {
   box_rule: RegExp;
   box_input: RegExp;
   prompt_echo: RegExp;
+  menu_cursor: RegExp;
+  menu_option: RegExp;
+  menu_footer: RegExp[];
+  panel_echo: RegExp;
   footer_working: RegExp[];
   working: RegExp[];
+  later_message: RegExp[];
   working_title: RegExp;
   waiting: RegExp[];
   failed: RegExp[];
@@ -256,6 +261,9 @@ export interface GeminiPatterns {
   box_top: RegExp;
   box_bottom: RegExp;
   input: RegExp;
+  menu_cursor: RegExp;
+  menu_option: RegExp;
+  panel_echo: RegExp;
   working: RegExp[];
   working_title: RegExp;
   waiting: RegExp[];
@@ -288,6 +296,18 @@ export interface Config {
   log: LogConfig;
   tmux: TmuxConfig;
   tasks: TasksConfig;
+  programs: ProgramsConfig;
+  run: { shell_integration: boolean };
+}
+
+/** Which programs are sessions and which are one thing to do (section `programs`, src/analysis/program-kind.ts). */
+export interface ProgramsConfig {
+  launchers: string[];
+  interpreters: string[];
+  interpreter_value_options: string[];
+  interactive_flags: string[];
+  sessions: string[];
+  session_one_shot_args: string[];
 }
 
 /** Supervised runs: defaults of every task's guardrails, and the LLM judge (config section `tasks`). */
