@@ -21,9 +21,14 @@ export function queuedMarker(cfg: Config, program: ProgramId, lines: readonly st
 }
 
 export class FollowUp {
-  /** A queued message was on screen during this turn and has not been accounted for by a turn end yet. */
+  /** A queued message was on screen during this turn and no turn end has been held for it yet. */
   private pending = false;
+  /** The queued block is on screen now. */
+  private onScreen = false;
   private held: HeldDone | null = null;
+  /** A held DONE that the queued turn's work made moot: the other witness of that same end (a hook arriving late,
+   * after the screen showed it) may still come. */
+  private passed: HeldDone | null = null;
   /** When the pane last became DONE (a queued turn may start right after it: see justDone). */
   private doneAt = -Infinity;
 
@@ -31,6 +36,7 @@ export class FollowUp {
 
   /** The screen was read during a turn: does it show a queued message? */
   noteScreen(queued: boolean): void {
+    this.onScreen = queued;
     if (queued) this.pending = true;
   }
 
@@ -39,13 +45,23 @@ export class FollowUp {
     if (state === 'DONE') this.doneAt = t;
     if (state !== 'RUNNING' && state !== 'LONG_RUNNING') {
       this.pending = false;
+      this.onScreen = false;
       this.held = null;
+      this.passed = null;
     }
   }
 
-  /** A DONE is about to be said: true when it is held instead (a queued message waits to be sent). */
+  /** A DONE is about to be said: true when it is held instead (a queued message waits to be sent). One queued
+   * message accounts for one turn end. */
   hold(done: HeldDone): boolean {
-    if (!this.pending || this.held) return this.held !== null;
+    if (this.held) return true;
+    const p = this.passed;
+    if (p && done.tier !== p.tier && done.t - p.t <= this.windowS) {
+      this.passed = null;
+      return true; // the end already held and passed, told again by its other witness
+    }
+    if (!this.pending) return false;
+    this.pending = false;
     this.held = done;
     return true;
   }
@@ -54,12 +70,13 @@ export class FollowUp {
     return this.held !== null;
   }
 
-  /** Work showed (a working screen, a Tier 1 "run"): a held DONE was the queued turn starting. True if one was. */
-  work(): boolean {
-    if (!this.held) return false;
+  /** Work showed (a working screen, a Tier 1 "run"): a held DONE was the queued turn starting, or, while the queued
+   * block is still on screen, a moment's ready look of the same turn (its real end is still to come). */
+  work(): void {
+    if (!this.held) return;
+    if (this.onScreen) this.pending = true;
+    else this.passed = this.held;
     this.held = null;
-    this.pending = false;
-    return true;
   }
 
   /** The held DONE, once its window has passed with no work: the queued message was not sent after all. */
@@ -67,7 +84,6 @@ export class FollowUp {
     const h = this.held;
     if (!h || t - h.t < this.windowS) return null;
     this.held = null;
-    this.pending = false;
     return h;
   }
 

@@ -109,6 +109,28 @@ describe('a queued message: the turn it follows does not finish', () => {
     expect(d.first('DONE')!.t).toBe(6.01);
   });
 
+  it('Gemini: the screen shows the first turn over, the queued turn starts, then the first AfterAgent arrives late: RUNNING throughout', async () => {
+    const d = driver({ agent: 'gemini' });
+    await geminiSubmitted(d);
+    await hook(d, 1.02, 'gemini', 'BeforeAgent');
+    await d.out(2.0, gmWorking(['  Queued (press ↑ to edit):', '    and another one']));
+    await d.until(8);
+    // the title says Ready for a moment while the queued block is still shown; then the queued turn works
+    await d.out(8.0, gmReady().replace('✦ Here is a long answer. The end.', '✦ The end.\r\n  Queued (press ↑ to edit):\r\n    and another one'));
+    await d.out(8.05, gmWorking());
+    await d.out(8.1, gmWorking());
+    await hook(d, 8.15, 'gemini', 'AfterAgent'); // the first turn's end, heard late
+    await hook(d, 8.25, 'gemini', 'BeforeAgent');
+    await d.out(10.0, gmReady());
+    await hook(d, 10.01, 'gemini', 'AfterAgent');
+    await d.until(14);
+    expect(moves(d), d.describe()).toEqual([
+      ['IDLE', 'RUNNING', 'hook.gemini.before_agent'],
+      ['RUNNING', 'DONE', 'hook.gemini.after_agent'],
+    ]);
+    expect(d.first('DONE')!.t).toBe(10.01);
+  });
+
   it('Gemini: the queued message never goes out (no work within queued_follow_up_s): DONE after all, that much later', async () => {
     const d = driver({ agent: 'gemini' });
     await geminiSubmitted(d);

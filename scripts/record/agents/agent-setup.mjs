@@ -13,18 +13,39 @@ export const AGENT_BIN = {
 
 /**
  * The hook recorder: installed as the termsupervisor program the hooks run (`hooks install --command`), so the
- * agent calls it exactly as it would call `termsupervisor hook <agent> [event]`. One line per call:
- * epoch seconds (bash's EPOCHREALTIME, the same clock as the recorder's), agent, event argument, payload (base64).
- * It prints nothing: Gemini parses a hook's stdout.
+ * agent calls it exactly as it would call `termsupervisor hook <agent> [event]`. One line per call: epoch seconds
+ * (taken when it starts, the same clock as the recorder's), agent, event argument, payload (base64). Like the real
+ * hook command it reads stdin only until a whole JSON object has arrived (Gemini CLI keeps it open and waits for the
+ * hook to exit before it goes on), prints nothing (Gemini parses a hook's stdout) and is a Node process, as costly
+ * to start as the real one.
  */
 function hookRecorder(log) {
-  return `#!/bin/bash
-t=$EPOCHREALTIME
-agent=$2
-if [ "$agent" = codex ]; then event=""; payload=\${@: -1}; else event=$3; payload=$(cat); fi
-printf '%s\\t%s\\t%s\\t%s\\n' "$t" "$agent" "\${event:--}" "$(printf %s "$payload" | base64 -w0)" >> '${log}'
+  return `#!${process.execPath}
+const t = Date.now() / 1000;
+const fs = require('node:fs');
+const [, , , agent, ...rest] = process.argv;
+const write = (event, payload) => {
+  fs.appendFileSync(${JSON.stringify(log)}, [t.toFixed(6), agent, event || '-', Buffer.from(payload).toString('base64')].join('\\t') + '\\n');
+  process.exit(0);
+};
+if (agent === 'codex') write('', rest[rest.length - 1] ?? '');
+let text = '';
+const done = () => write(rest[0] ?? '', text);
+setTimeout(done, ${HOOK_STDIN_MAX_MS});
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (d) => {
+  text += d;
+  try {
+    JSON.parse(text);
+    done();
+  } catch {}
+});
+process.stdin.on('end', done);
 `;
 }
+
+/** As `termsupervisor hook` (src/cli/hook.ts HOOK_STDIN_TIMEOUT_MS): stdin is read at most this long. */
+const HOOK_STDIN_MAX_MS = 500;
 
 /** Writes the agent's settings under `home`, installs the hooks (unless `hooks` is false: a recording of the screen
  * alone); returns the environment to run it with. */
