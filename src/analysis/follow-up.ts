@@ -1,7 +1,9 @@
 // A message the person queued while a turn ran (Codex's "Queued follow-up inputs", Gemini CLI's "Queued (press ↑
 // to edit)"): the agent sends it by itself the moment the turn ends, so that end is not a finish. A DONE decided
-// while such a message waits is held for `queued_follow_up_s`; work showing again within it (the queued turn
-// starting) drops it, and only if none does is it said, late. Pure: the analyzer hosts it.
+// while such a message waits is held for `queued_follow_up_s` and dropped once the queued turn works (the queued
+// block gone from the screen); only if none does is it said, late. The turn's end has two witnesses (a hook, the
+// screen) which may come in either order and a little late: one heard within `queued_late_end_s` of the queued
+// message going out is that same end. Pure: the analyzer hosts it.
 import type { Config, ProgramId } from '../config/config.js';
 import type { MachineState, Tier } from './types.js';
 
@@ -26,16 +28,21 @@ export class FollowUp {
   /** The queued block is on screen now. */
   private onScreen = false;
   private held: HeldDone | null = null;
-  /** A held DONE that the queued turn's work made moot: the other witness of that same end (a hook arriving late,
-   * after the screen showed it) may still come. */
-  private passed: HeldDone | null = null;
+  /** When the queued block last left the screen during a turn: the queued message went out then. */
+  private sentAt = -Infinity;
+  /** A held end was dropped for the queued turn's work: its other witness (a hook heard late) may still come. */
+  private witnessOwed = false;
   /** When the pane last became DONE (a queued turn may start right after it: see justDone). */
   private doneAt = -Infinity;
 
-  constructor(private readonly windowS: number) {}
+  constructor(
+    private readonly windowS: number,
+    private readonly lateS: number,
+  ) {}
 
   /** The screen was read during a turn: does it show a queued message? */
-  noteScreen(queued: boolean): void {
+  noteScreen(t: number, queued: boolean): void {
+    if (this.onScreen && !queued) this.sentAt = t;
     this.onScreen = queued;
     if (queued) this.pending = true;
   }
@@ -47,21 +54,23 @@ export class FollowUp {
       this.pending = false;
       this.onScreen = false;
       this.held = null;
-      this.passed = null;
+      this.sentAt = -Infinity;
+      this.witnessOwed = false;
     }
   }
 
-  /** A DONE is about to be said: true when it is held instead (a queued message waits to be sent). One queued
-   * message accounts for one turn end. */
+  /** A DONE is about to be said: true when it is held instead (one queued message accounts for one turn end, which
+   * may be told while its block is shown or, a little late, just after the message went out). */
   hold(done: HeldDone): boolean {
     if (this.held) return true;
-    const p = this.passed;
-    if (p && done.tier !== p.tier && done.t - p.t <= this.windowS) {
-      this.passed = null;
-      return true; // the end already held and passed, told again by its other witness
+    if (this.witnessOwed && done.t - this.sentAt <= this.lateS) {
+      this.witnessOwed = false;
+      return true;
     }
     if (!this.pending) return false;
     this.pending = false;
+    // The queued message went out long before this end with none told in between: this is the queued turn's own.
+    if (!this.onScreen && done.t - this.sentAt > this.lateS) return false;
     this.held = done;
     return true;
   }
@@ -70,13 +79,19 @@ export class FollowUp {
     return this.held !== null;
   }
 
-  /** Work showed (a working screen, a Tier 1 "run"): a held DONE was the queued turn starting, or, while the queued
-   * block is still on screen, a moment's ready look of the same turn (its real end is still to come). */
+  /** Work showed (a working screen, a Tier 1 "run"). With the queued block gone it is the queued turn: a held DONE
+   * is dropped. With the block still shown, a DONE read from the screen was a moment's ready look of the same turn;
+   * a hook's stays held (the screen keeps the old spinner while the agent runs that hook). */
   work(): void {
-    if (!this.held) return;
-    if (this.onScreen) this.pending = true;
-    else this.passed = this.held;
-    this.held = null;
+    const h = this.held;
+    if (!h) return;
+    if (!this.onScreen) {
+      this.held = null;
+      this.witnessOwed = true;
+    } else if (h.tier !== 1) {
+      this.held = null;
+      this.pending = true;
+    }
   }
 
   /** The held DONE, once its window has passed with no work: the queued message was not sent after all. */

@@ -90,7 +90,7 @@ export class PaneAnalyzer implements Tier1Host {
     this.prog = new ProgramTracker(opts.cfg, opts.forced, opts.command);
     this.reader = new ScreenClassifier(opts.cfg);
     this.fullscreen = new FullscreenActivity(opts.cfg.thresholds);
-    this.followUp = new FollowUp(opts.cfg.thresholds.queued_follow_up_s);
+    this.followUp = new FollowUp(opts.cfg.thresholds.queued_follow_up_s, opts.cfg.thresholds.queued_late_end_s);
   }
 
   get currentProgram(): { program: ProgramId; rule: string } {
@@ -214,7 +214,7 @@ export class PaneAnalyzer implements Tier1Host {
       const answer = ch.snapshot.altScreen && this.readsFullscreen() && this.fullscreenMode(ch.t) !== 'animating';
       if (this.anchor && !this.anchor.evidence && !this.anchor.local && ch.hash !== this.anchor.hash && !answer) this.anchor.evidence = true;
     }
-    if (this.phase() === 'running') this.followUp.noteScreen(queuedMarker(this.cfg, this.prog.program, ch.snapshot.lines) !== null);
+    if (this.phase() === 'running') this.followUp.noteScreen(ch.t, queuedMarker(this.cfg, this.prog.program, ch.snapshot.lines) !== null);
     if (this.prog.open) {
       // Only rows that changed can newly show a program's signature (titles are checked as they arrive).
       const rows = ch.snapshot.changedRows;

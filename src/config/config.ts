@@ -188,6 +188,7 @@ export interface Thresholds {
   unanchored_working_confirm_s: number;
   unanchored_screen_confirm_s: number;
   queued_follow_up_s: number;
+  queued_late_end_s: number;
   wait_confirm_s: number;
   waiting_fallback_idle_s: number;
   echo_window_s: number;
