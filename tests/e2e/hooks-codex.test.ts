@@ -12,6 +12,9 @@ import { daemonScratch, DaemonProcess, runWrapper, until } from './daemon-harnes
 import type { PaneView, StatsView, TransitionView } from '../../src/web/api-types.js';
 
 const FAKE_CODEX = join(ROOT, 'tests', 'fixtures', 'hooks', 'fake-codex.py');
+/** The interpreter itself, not a launcher in front of it (a pyenv shim is a bash script: bash, then python3, reads
+ * as a job the pane's shell started). */
+const PYTHON = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).stdout.trim() || 'python3';
 const TITLE = 'Generate a concise, single-line task title of at most 36 characters and under five words where possible.\n\nUser prompt:\n';
 
 const { cleanups, dirs } = daemonScratch();
@@ -27,9 +30,9 @@ describe('Codex notify from the app-server started by another pane', () => {
     const d = dirs();
     const dm = await DaemonProcess.start(d);
     cleanups.push(async () => void (await dm.stop('SIGKILL')));
-    const a = runWrapper(d, ['--name', 'codex-a', '--agent', 'codex'], ['python3', FAKE_CODEX]);
+    const a = runWrapper(d, ['--name', 'codex-a', '--agent', 'codex'], [PYTHON, FAKE_CODEX]);
     cleanups.push(() => void a.kill('SIGKILL'));
-    const b = runWrapper(d, ['--name', 'codex-b', '--agent', 'codex'], ['python3', FAKE_CODEX]);
+    const b = runWrapper(d, ['--name', 'codex-b', '--agent', 'codex'], [PYTHON, FAKE_CODEX]);
     cleanups.push(() => void b.kill('SIGKILL'));
     let seen: PaneView[] = [];
     const panes = async () => (seen = await dm.get<PaneView[]>('/api/panes'));
@@ -54,9 +57,9 @@ describe('Codex notify from the app-server started by another pane', () => {
     b.stdin!.write('fix the parser\r');
     await until('B running', async () => (await paneOf('codex-b'))?.state === 'RUNNING', diag);
     // Codex's title request ends first, on a thread of its own: it lands on B and ends nothing.
-    expect(post(notify('thread-title', TITLE + 'fix the parser', '{"title":"Fix the parser"}'))).toContain(`"pane":"${pb.id}"`);
+    expect(post(notify('thread-title', TITLE + 'fix the parser', '{"title":"Fix the parser"}')), diag()).toContain(`"pane":"${pb.id}"`);
     // Then B's turn ends.
-    expect(post(notify('thread-b', 'fix the parser', 'Fixed.'))).toContain(`"pane":"${pb.id}"`);
+    expect(post(notify('thread-b', 'fix the parser', 'Fixed.')), diag()).toContain(`"pane":"${pb.id}"`);
     await until('B done by its hook', async () => (await paneOf('codex-b'))?.state === 'DONE', diag);
     expect(await transitions(pb.id), diag()).toEqual([
       ['IDLE', 'RUNNING', 'osc7501.working'],
@@ -72,7 +75,7 @@ describe('Codex notify from the app-server started by another pane', () => {
     b.stdin!.write('\r'); // the stand-in finishes its turn on the screen (OSC 7501 done) ...
     b.stdin!.write('add a test\r'); // ... and starts the next one
     await until('B running again', async () => (await paneOf('codex-b'))?.state === 'RUNNING', diag);
-    expect(post(notify('thread-b', 'add a test', 'Added.'))).toContain(`"pane":"${pb.id}"`);
+    expect(post(notify('thread-b', 'add a test', 'Added.')), diag()).toContain(`"pane":"${pb.id}"`);
     await until('B done again', async () => (await paneOf('codex-b'))?.state === 'DONE', diag);
     const stats = await dm.get<StatsView>('/api/stats');
     expect(stats.counters['hook.unmatched'] ?? 0).toBe(0);
