@@ -20,7 +20,7 @@ import { StabilityWindow } from './stability-window.js';
 import { nextDeadline, phaseOf, timeMatters, type Phase, type WindowState } from './time-windows.js';
 import { FullscreenActivity, type FullscreenMode } from './fullscreen-activity.js';
 import { FollowUp, queuedMarker } from './follow-up.js';
-import { TypedLine } from './typed-line.js';
+import { localCommand, TypedLine } from './typed-line.js';
 import { QuestionAnswer } from './question-answer.js';
 
 export interface AnalyzerOptions {
@@ -175,7 +175,7 @@ export class PaneAnalyzer implements Tier1Host {
     if (/[\r\n]/.test(data)) {
       this.armAnchor(t);
       const last = lines[lines.length - 1];
-      if (last !== undefined && this.localCommand(last)) this.anchor!.local = true;
+      if (last !== undefined && localCommand(this.cfg, this.prog.program, last)) this.anchor!.local = true;
     }
     if (data === '\x1b' && this.phase() === 'running') this.interruptSeen = true;
     if (this.phase() === 'waiting') this.question.noteKey(t, data);
@@ -506,13 +506,6 @@ export class PaneAnalyzer implements Tier1Host {
 
   private fullscreenMode(t: number): FullscreenMode | null {
     return this.snap && this.readsFullscreen() ? this.fullscreen.mode(t, this.snap.altScreen) : null;
-  }
-
-  /** A submitted line that the agent's CLI handles itself (its profile knows the form). */
-  private localCommand(line: string): boolean {
-    const p = this.prog.program;
-    const re = p === 'codex' ? this.cfg.patterns.codex.local_command : p === 'gemini' ? this.cfg.patterns.gemini.local_command : null;
-    return re !== null && re.test(line);
   }
 
   private cursorRow(): string {

@@ -1,5 +1,6 @@
 // The line a person is typing into a pane, rebuilt from the keys they press (escape sequences, bracketed pastes,
 // Backspace, Ctrl-U and Ctrl-C understood), and the lines they submit with Enter. Pure.
+import type { Config, ProgramId } from '../config/config.js';
 
 /** Keys typed without Enter stop growing the line here (a paste of a whole file is not a prompt line). */
 const MAX_LINE_BUFFER = 4096;
@@ -62,4 +63,10 @@ export class TypedLine {
       else if (ch >= ' ' && this.line.length < MAX_LINE_BUFFER) this.line += ch;
     }
   }
+}
+
+/** A submitted line the agent's CLI handles itself (/quit, /status), where its profile knows the form: no turn. */
+export function localCommand(cfg: Config, program: ProgramId, line: string): boolean {
+  const re = program === 'codex' ? cfg.patterns.codex.local_command : program === 'gemini' ? cfg.patterns.gemini.local_command : null;
+  return re !== null && re.test(line);
 }
