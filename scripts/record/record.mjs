@@ -102,6 +102,7 @@ export async function record(sc, opts = {}) {
   const poll = () => {
     const t = now();
     const smp = watch.sample(performance.timeOrigin + performance.now());
+    if (process.env.REC_DEBUG && smp) console.error(t.toFixed(3), JSON.stringify(smp), s.mode);
     if (smp) {
       const lastFg = fg[fg.length - 1];
       if (!lastFg || lastFg.pid !== smp.pgid) fg.push({ t: round(t), name: smp.name, pid: smp.pgid });
@@ -157,8 +158,14 @@ export async function record(sc, opts = {}) {
     const t = now();
     const bytes = transport.send(name);
     keyWritten(name, bytes, t);
-    if (name === 'Enter') {
-      if (opt.answer || s.mode === 'question') {
+    if (opt.answer) {
+      // the key that answers a question (its Enter, or a lone key such as Ctrl-C): marked before the pause, as the
+      // program may end at once
+      event({ t, kind: 'approval_given', answer: opt.answer });
+      s.mode = 'running';
+      s.line = '';
+    } else if (name === 'Enter') {
+      if (s.mode === 'question') {
         event({ t, kind: 'approval_given', answer: s.line || '<Enter>' });
         s.mode = 'running';
       } else if (s.mode === 'prompt') {
@@ -196,19 +203,8 @@ export async function record(sc, opts = {}) {
     } else if (step.answer !== undefined) {
       if (s.mode !== 'question') throw new Error(`answer step but no question is pending (mode ${s.mode})`);
       const keys = Array.isArray(step.answer) ? step.answer : [...step.answer, ...(step.enter === false ? [] : ['Enter'])];
-      let t = now();
-      for (let i = 0; i < keys.length; i++) {
-        const last = i === keys.length - 1;
-        if (last && keys[i] === 'Enter') t = await press('Enter', { answer: true });
-        else {
-          t = await press(keys[i]);
-          if (last) {
-            event({ t, kind: 'approval_given', answer: keys.join(' ') });
-            s.mode = 'running';
-            s.line = '';
-          }
-        }
-      }
+      const shown = Array.isArray(step.answer) ? step.answer.join(' ') : step.answer || '<Enter>';
+      for (let i = 0; i < keys.length; i++) await press(keys[i], i === keys.length - 1 ? { answer: shown } : {});
     } else if (step.wait !== undefined) {
       const w = typeof step.wait === 'number' ? { seconds: step.wait } : typeof step.wait === 'string' ? { for: step.wait, ...step } : step.wait;
       if (w.seconds !== undefined && !w.for) await sleep(w.seconds * 1000);
@@ -245,6 +241,7 @@ export async function record(sc, opts = {}) {
   capturing = false; // the hangup that ends the program is not part of the session
   const duration = round(now());
   await transport.stop();
+  if (typeof sc.teardown === 'function') await sc.teardown(ctx);
   rmSync(scratch, { recursive: true, force: true });
   if (failure) throw failure;
 

@@ -21,6 +21,7 @@ export class PaneHistory {
       lastMeaningfulAt: change.lastMeaningfulAt,
       lastOutputAt: change.lastOutputAt,
       echoOnly: change.echoOnly,
+      keystrokeTail: change.keystrokeTail,
     });
     // Trim in batches: one splice per `capacity` pushes instead of one shift per push.
     if (this.items.length >= this.capacity * 2) this.items.splice(0, this.items.length - this.capacity);

@@ -8,7 +8,7 @@ import type { Classification } from '../types.js';
 import type { ProgramId } from '../../config/config.js';
 
 /** Without a known submit row: a row that starts with a prompt followed by a command (where output begins). */
-const COMMAND_ROW = /^(?:.{0,60}?[$#%❯➜] \S|>>> \S|\.\.\. \S|In \[\d+\]: \S)/u;
+export const COMMAND_ROW = /^(?:.{0,60}?[$#%❯➜] \S|>>> \S|\.\.\. \S|In \[\d+\]: \S)/u;
 /** The live edge never reaches further up than this many rows above the cursor. */
 const LIVE_EDGE_MAX_ROWS = 12;
 
@@ -31,7 +31,9 @@ export function classifyShell(snap: ScreenSnapshot, ctx: ProfileContext, program
   if (g.negative.some((n) => n.test(beforeCursor))) return v('unknown', 'negative_pattern', row);
   const atPrompt = afterCursor === '' && g.prompt_anchor.test(beforeCursor);
   const atRepl = afterCursor === '' && g.repl_prompt.test(beforeCursor);
-  const question = afterCursor === '' && beforeCursor.trim() !== '' && g.interactivity.test(beforeCursor) && !isSpinner(beforeCursor, g.spinner);
+  // A row reporting progress ("Downloading: ", "Checking database: ") ends in a colon without asking anything.
+  const question =
+    afterCursor === '' && beforeCursor.trim() !== '' && g.interactivity.test(beforeCursor) && !isSpinner(beforeCursor, g.spinner) && !g.status_label.some((p) => p.test(beforeCursor));
   const ready = (rule: string, explicit: boolean, promptWindow: boolean): Classification => {
     const failure = lastMatch(edge, g.failure);
     if (failure) return { ...v('failed', 'failure_line', failure.line, explicit), atPrompt: promptWindow };

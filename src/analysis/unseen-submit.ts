@@ -1,0 +1,45 @@
+// A command line submitted where typed keys are not seen (a tmux pane passes none on): the cursor comes back to a
+// prompt on a lower row than the prompt it last sat at, and that row now holds a command after its prompt. The
+// command ran between two reads (a REPL statement, a quick shell command): a turn, anchored at that row, whose
+// live edge is what it printed. Pure.
+import type { ScreenSnapshot } from '../screen/types.js';
+import { COMMAND_ROW } from './profiles/shell.js';
+import { testRow } from './text.js';
+import type { Classification } from './types.js';
+
+export interface UnseenCommand {
+  /** Absolute row (baseY + cursorY) the command was typed on. */
+  row: number;
+  /** That row's text: the prompt and the command. */
+  line: string;
+}
+
+export class UnseenSubmit {
+  /** Absolute row of the prompt the cursor last sat at, and that row's text as last read (the command typed so far:
+   * it may have scrolled away by the time the next prompt shows). */
+  private promptRow: number | null = null;
+  private promptText = '';
+
+  /** Follows one read of a line-oriented program's screen; a command that ran unseen since the last prompt, or
+   * null. Every read is followed (a prompt reached while a turn was already running moves the mark too). */
+  observe(snap: ScreenSnapshot, cls: Classification): UnseenCommand | null {
+    if (snap.altScreen) return null;
+    const abs = snap.baseY + snap.cursorY;
+    const row = snap.lines[snap.cursorY] ?? '';
+    if (abs === this.promptRow) {
+      this.promptText = row; // typing on the prompt's row
+      return null;
+    }
+    // A continuation prompt ("... ") is the same statement going on, not its end.
+    if (!cls.atPrompt || cls.continuation) return null;
+    const prev = this.promptRow;
+    const y = prev === null ? -1 : prev - snap.baseY;
+    const prevText = y >= 0 && y < snap.lines.length ? snap.lines[y]! : this.promptText;
+    this.promptRow = abs;
+    this.promptText = row;
+    if (prev === null || abs <= prev) return null;
+    // A bare prompt left behind (Enter on an empty line) ran nothing.
+    if (!testRow(COMMAND_ROW, prevText)) return null;
+    return { row: prev, line: prevText };
+  }
+}
