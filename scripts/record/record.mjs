@@ -169,7 +169,7 @@ export async function record(sc, opts = {}) {
         event({ t, kind: 'approval_given', answer: s.line || '<Enter>' });
         s.mode = 'running';
       } else if (s.mode === 'prompt') {
-        event({ t, kind: 'prompt_submitted', text: s.line });
+        event({ t, kind: 'prompt_submitted', text: s.line, ...(opt.mark ?? {}) });
         s.pending = { text: s.line };
         s.mode = 'running';
       } else if (s.mode === 'rest') {
@@ -197,7 +197,8 @@ export async function record(sc, opts = {}) {
     const timeout = step.timeout ?? DEFAULT_TIMEOUT_S;
     if (step.type !== undefined) {
       await typeText(step.type);
-      if (step.enter) await press('Enter');
+      // silent_failure: the scenario's word that this command fails without printing anything that says so
+      if (step.enter) await press('Enter', step.silent_failure ? { mark: { silent_failure: true } } : {});
     } else if (step.press !== undefined) {
       for (const k of [].concat(step.press)) await press(k);
     } else if (step.answer !== undefined) {

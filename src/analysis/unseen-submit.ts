@@ -14,14 +14,19 @@ export interface UnseenCommand {
   line: string;
 }
 
+/** The rule a shell's verdict has while a command it accepted runs (bracketed paste switched off). */
+const SHELL_RUNNING = 'shell.command_running';
+
 export class UnseenSubmit {
   /** Absolute row of the prompt the cursor last sat at, and that row's text as last read (the command typed so far:
    * it may have scrolled away by the time the next prompt shows). */
   private promptRow: number | null = null;
   private promptText = '';
+  /** The prompt row whose command was already seen starting (its end is then no second command). */
+  private startedFrom: number | null = null;
 
-  /** Follows one read of a line-oriented program's screen; a command that ran unseen since the last prompt, or
-   * null. Every read is followed (a prompt reached while a turn was already running moves the mark too). */
+  /** Follows one read of a line-oriented program's screen; a command that ran (or started) unseen since the last
+   * prompt, or null. Every read is followed (a prompt reached while a turn was already running moves the mark). */
   observe(snap: ScreenSnapshot, cls: Classification): UnseenCommand | null {
     if (snap.altScreen) return null;
     const abs = snap.baseY + snap.cursorY;
@@ -30,16 +35,32 @@ export class UnseenSubmit {
       this.promptText = row; // typing on the prompt's row
       return null;
     }
+    const prev = this.promptRow;
+    if (prev === null || abs < prev) {
+      // no prompt yet, or the screen was cleared: a prompt here is the new mark
+      if (cls.atPrompt && !cls.continuation) this.mark(abs, row);
+      return null;
+    }
+    const y = prev - snap.baseY;
+    const prevText = y >= 0 && y < snap.lines.length ? snap.lines[y]! : this.promptText;
+    // A bare prompt left behind (Enter on an empty line) ran nothing.
+    const command = testRow(COMMAND_ROW, prevText) ? { row: prev, line: prevText } : null;
+    // The shell switched bracketed paste off below a command line: it accepted that line, the command runs.
+    if (cls.verdict === 'working' && cls.rule === SHELL_RUNNING) {
+      if (!command || this.startedFrom === prev) return null;
+      this.startedFrom = prev;
+      return command;
+    }
     // A continuation prompt ("... ") is the same statement going on, not its end.
     if (!cls.atPrompt || cls.continuation) return null;
-    const prev = this.promptRow;
-    const y = prev === null ? -1 : prev - snap.baseY;
-    const prevText = y >= 0 && y < snap.lines.length ? snap.lines[y]! : this.promptText;
+    const seenStarting = this.startedFrom === prev;
+    this.mark(abs, row);
+    return seenStarting ? null : command;
+  }
+
+  private mark(abs: number, row: string): void {
     this.promptRow = abs;
     this.promptText = row;
-    if (prev === null || abs <= prev) return null;
-    // A bare prompt left behind (Enter on an empty line) ran nothing.
-    if (!testRow(COMMAND_ROW, prevText)) return null;
-    return { row: prev, line: prevText };
+    this.startedFrom = null;
   }
 }

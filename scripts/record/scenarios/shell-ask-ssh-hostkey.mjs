@@ -31,7 +31,7 @@ export default {
   },
   steps: [
     { wait: 2 },
-    { type: 'ssh -F ssh_config box', enter: true },
+    { type: 'ssh -F ssh_config box', enter: true, silent_failure: true },
     { wait: 'blocked', means: 'question' },
     { wait: 3 },
     { answer: 'yes' },

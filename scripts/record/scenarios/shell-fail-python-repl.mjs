@@ -2,7 +2,7 @@
 // Recorded in a PTY and, with --tmux --name shell-fail-python-repl-tmux, in a tmux pane (no keys seen there).
 export default {
   name: 'shell-fail-python-repl',
-  scenario: "python3 REPL started from bash: `x = 6 * 7`, `x / 0` (ZeroDivisionError traceback), `print(x)`",
+  scenario: "python3 REPL started from bash: `x = 6 * 7`, `x / 0` (ZeroDivisionError traceback), `def area(r):` typed and left 2 s before Enter (the person's colon, no question), its body, `print(area(2))`",
   steps: [
     { wait: 2 },
     { type: 'python3', enter: true },
@@ -14,7 +14,18 @@ export default {
     { type: 'x / 0', enter: true },
     { wait: 'command_end' },
     { wait: 5 },
-    { type: 'print(x)', enter: true },
+    { type: 'def area(r):' },
+    { wait: 2 },
+    { press: 'Enter' },
+    { wait: 'command_end' },
+    { wait: 1 },
+    { type: '    return 3 * r * r', enter: true },
+    { wait: 'command_end' },
+    { wait: 1 },
+    { press: 'Enter' },
+    { wait: 'command_end' },
+    { wait: 2 },
+    { type: 'print(area(2))', enter: true },
     { wait: 'command_end' },
   ],
   tail: 4,
