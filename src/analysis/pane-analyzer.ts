@@ -361,8 +361,9 @@ export class PaneAnalyzer implements Tier1Host {
     if (this.keysSeen || (program !== 'shell' && program !== 'generic')) return out;
     const ran = this.unseen.observe(ch.snapshot, this.reclassify(ch.t));
     if (!ran || this.phase() !== 'rest') return out;
-    if (ch.t - this.tier1.lastAt < this.cfg.thresholds.prompt_silence_s) {
-      this.suppress(ch.t, 'run', 3, UNSEEN_RULE, 'prompt_silence_gate');
+    // With shell integration the shell reports each command itself (Tier 1): nothing is left to infer.
+    if (this.tier1.lastAt > -Infinity) {
+      this.suppress(ch.t, 'run', 3, UNSEEN_RULE, 'shell_integration');
       return out;
     }
     this.anchor = { t: ch.t, hash: ch.hash, evidence: true, baseline: '', moved: true, row: ran.row };

@@ -14,6 +14,8 @@ export interface UnseenCommand {
   line: string;
 }
 
+/** A prompt recognised by its look alone (no line editor's word for it): a prompt all the same. */
+const PROMPT_ANCHOR = '.prompt_anchor';
 /** The rule a shell's verdict has while a command it accepted runs (bracketed paste switched off). */
 const SHELL_RUNNING = 'shell.command_running';
 
@@ -36,9 +38,10 @@ export class UnseenSubmit {
       return null;
     }
     const prev = this.promptRow;
+    const atPrompt = (cls.atPrompt === true || cls.rule.endsWith(PROMPT_ANCHOR)) && !cls.continuation;
     if (prev === null || abs < prev) {
       // no prompt yet, or the screen was cleared: a prompt here is the new mark
-      if (cls.atPrompt && !cls.continuation) this.mark(abs, row);
+      if (atPrompt) this.mark(abs, row);
       return null;
     }
     const y = prev - snap.baseY;
@@ -52,7 +55,7 @@ export class UnseenSubmit {
       return command;
     }
     // A continuation prompt ("... ") is the same statement going on, not its end.
-    if (!cls.atPrompt || cls.continuation) return null;
+    if (!atPrompt) return null;
     const seenStarting = this.startedFrom === prev;
     this.mark(abs, row);
     return seenStarting ? null : command;

@@ -104,11 +104,12 @@ describe.skipIf(missing !== null)('daemon --tmux (real tmux, private socket)', (
       tmux.type(p, ':');
       await until('the prompt after the no-op', async () => /\$ :\n\$ *$/.test((await dm.get<{ text: string }>(`/api/panes/${encodeURIComponent(id(p))}/screen`)).text.trimEnd() + ' '), dm.diag);
     }
-    // Seeding and the warm-up produced no turn of their own.
+    // Seeding produced no turn of its own; the warm-up is a command the person ran: seen by its result, a new
+    // prompt below it (tmux passes no keys on).
     const said = async (p: string) => (await transitions(dm, id(p))).map((t) => `${t.from}>${t.to} ${t.rule}: ${t.line}`);
-    expect(await said(sh)).toEqual([]);
-    expect(await said(yn)).toEqual([]);
-    const base = { sh: 0, yn: 0 };
+    for (const p of [sh, yn]) await states(dm, id(p), ['RUNNING', 'DONE']);
+    expect((await said(sh))[0]).toBe('IDLE>RUNNING turn.unseen_submit: $ :');
+    const base = { sh: 2, yn: 2 };
 
     tmux.type(sh, 'sleep 2; echo finished');
     await states(dm, id(sh), ['RUNNING', 'DONE'], base.sh);
@@ -125,10 +126,11 @@ describe.skipIf(missing !== null)('daemon --tmux (real tmux, private socket)', (
     if (py) {
       expect(await transitions(dm, id(py))).toEqual([]);
       tmux.type(py, 'import time');
+      await states(dm, id(py), ['RUNNING', 'DONE']);
       tmux.type(py, 'for i in range(4): print("line", i, "-" * 60); time.sleep(0.4)');
       tmux.keys(py, 'Enter');
-      const t = await states(dm, id(py), ['RUNNING', 'DONE']);
-      expect(t[1]!.line).toContain('>>>');
+      const t = await states(dm, id(py), ['RUNNING', 'DONE', 'RUNNING', 'DONE']);
+      expect(t[3]!.line).toContain('>>>');
     }
   });
 

@@ -16,7 +16,9 @@ export function classifyShell(snap: ScreenSnapshot, ctx: ProfileContext, program
   const g = ctx.cfg.patterns.generic;
   const useBp = program === 'shell' && ctx.cfg.patterns.shell.use_bracketed_paste && ctx.bracketedPasteSeen;
   const row = snap.lines[snap.cursorY] ?? '';
-  const beforeCursor = row.slice(0, snap.cursorX);
+  // Cells left blank before the cursor read as spaces: a prompt painted by cursor moves (a terminal seeded from
+  // tmux's capture, whose rows lose their trailing spaces) is the same prompt.
+  const beforeCursor = row.length < snap.cursorX ? row.padEnd(snap.cursorX) : row.slice(0, snap.cursorX);
   const afterCursor = row.slice(snap.cursorX).trim();
   let top = snap.cursorY - 1;
   if (ctx.anchorRow !== undefined && ctx.anchorRow - snap.baseY < snap.cursorY) {
