@@ -39,8 +39,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export async function record(sc, opts = {}) {
   const name = opts.name ?? sc.name;
   const out = resolve(opts.out ?? join(ROOT, 'tests', 'fixtures', 'recordings', name));
-  const cols = sc.cols ?? 120;
-  const rows = sc.rows ?? 40;
+  const cols = opts.cols ?? sc.cols ?? 120;
+  const rows = opts.rows ?? sc.rows ?? 40;
   const scratch = mkdtempSync(join(tmpdir(), 'ts-rec-'));
   const cwd = join(scratch, sc.dir ?? 'project');
   const home = join(scratch, 'home');
@@ -288,15 +288,16 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     const i = args.indexOf(k);
     return i >= 0 ? args[i + 1] : undefined;
   };
-  const files = args.filter((a, i) => !a.startsWith('--') && !['--out', '--name'].includes(args[i - 1]));
+  const files = args.filter((a, i) => !a.startsWith('--') && !['--out', '--name', '--cols', '--rows'].includes(args[i - 1]));
   if (!files.length) {
-    console.error('usage: node scripts/record/record.mjs <scenario.mjs|.json>... [--out DIR] [--name NAME] [--tmux]');
+    console.error('usage: node scripts/record/record.mjs <scenario.mjs|.json>... [--out DIR] [--name NAME] [--tmux] [--cols N --rows N]');
     process.exit(2);
   }
   for (const f of files) {
     const sc = await loadScenario(f);
     const tmux = args.includes('--tmux') || sc.transport === 'tmux';
-    const { out, truth } = await record(sc, { out: opt('--out'), name: opt('--name'), tmux, scenarioFile: f });
+    const size = { cols: opt('--cols') ? Number(opt('--cols')) : undefined, rows: opt('--rows') ? Number(opt('--rows')) : undefined };
+    const { out, truth } = await record(sc, { out: opt('--out'), name: opt('--name'), tmux, scenarioFile: f, ...size });
     console.log(`${out}: ${truth.duration} s, ${truth.segments.map((x) => `${x.state}@${x.start}`).join(' ')}`);
   }
   process.exit(0);

@@ -57,6 +57,7 @@ const QUESTIONS: Array<[string, string, string]> = [
   ['a password prompt', 'ssh box', "demo@127.0.0.1's password: "],
   ["a script's input()", 'python3 new_project.py', 'Scaffolding a new project\r\nProject name: '],
   ['a bare question mark', './deploy.sh', 'Deploy to production? '],
+  ['a colon after a clause that starts with a gerund', './init.sh', 'Using the default profile, enter a name: '],
 ];
 
 describe('a question printed within milliseconds of Enter (keys seen)', () => {
