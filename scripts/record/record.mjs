@@ -9,6 +9,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { keyGapMs, prng } from './keys.mjs';
 import { SideReader, writeHooks } from './side-channel.mjs';
+import { shellStart } from './shells.mjs';
 import { segments, round } from './truth.mjs';
 import { TtyWatch, comm } from './tty-watch.mjs';
 import { PtyTransport, TmuxTransport } from './transports.mjs';
@@ -61,7 +62,10 @@ export async function record(sc, opts = {}) {
   if (typeof sc.setup === 'function') await sc.setup(ctx);
   else for (const cmd of sc.setup ?? []) execFileSync('bash', ['-c', cmd], { cwd, env, stdio: ['ignore', 'ignore', 'inherit'] });
 
-  const argv = sc.argv ?? ['bash', '--rcfile', hooks.rc, '-i'];
+  // zsh and fish: their own line editors and the scenario's prompt, with the same side channel as bash.
+  const shell = sc.shell && sc.shell !== 'bash' ? shellStart(sc.shell, scratch, { prompt: sc.prompt, rprompt: sc.rprompt }) : null;
+  if (shell) Object.assign(env, shell.env);
+  const argv = sc.argv ?? shell?.argv ?? ['bash', '--rcfile', hooks.rc, '-i'];
   const transport = opts.tmux ? new TmuxTransport() : new PtyTransport();
   const cast = [];
   const events = [];
@@ -246,7 +250,7 @@ export async function record(sc, opts = {}) {
   rmSync(scratch, { recursive: true, force: true });
   if (failure) throw failure;
 
-  const header = { version: 2, width: cols, height: rows, timestamp: Math.floor(t0.ms / 1000), duration, env: { TERM: 'xterm-256color', SHELL: '/bin/bash' } };
+  const header = { version: 2, width: cols, height: rows, timestamp: Math.floor(t0.ms / 1000), duration, env: { TERM: 'xterm-256color', SHELL: env.SHELL } };
   const castText = [JSON.stringify(header), ...cast.map(([t, k, d]) => JSON.stringify([Number(t.toFixed(6)), k, d]))].join('\n') + '\n';
   const truth = {
     source: sc.source ?? bashVersion(),

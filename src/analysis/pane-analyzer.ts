@@ -19,6 +19,7 @@ import { SignalLedger, targetState } from './signal-ledger.js';
 import { StabilityWindow } from './stability-window.js';
 import { nextDeadline, phaseOf, timeMatters, type Phase, type WindowState } from './time-windows.js';
 import { UnseenSubmit } from './unseen-submit.js';
+import { FullscreenActivity, type FullscreenMode } from './fullscreen-activity.js';
 
 export interface AnalyzerOptions {
   cfg: Config;
@@ -56,6 +57,7 @@ export class PaneAnalyzer implements Tier1Host {
   private readonly unseen = new UnseenSubmit();
   /** Typed keys reach this pane (a `run` pane, a replay with input events); a tmux pane passes none on. */
   private keysSeen = false;
+  private readonly fullscreen: FullscreenActivity;
   state: MachineState = 'IDLE';
 
   private snap: ScreenSnapshot | null = null;
@@ -65,6 +67,11 @@ export class PaneAnalyzer implements Tier1Host {
   private lastOutputAt = 0;
 
   private anchor: Anchor | null = null;
+  /** A command still holds the foreground while the pane reads at rest (a pager or editor waiting on the person's
+   * keys): the shell's prompt coming back ends it, DONE or FAILED, as any command's end. */
+  private parked = false;
+  /** This turn's program animated by itself on the alternate screen: when it stops, the turn is over. */
+  private turnAnimated = false;
   private waitSince: number | null = null;
   private workingSince: number | null = null;
   private waitEnteredAt = 0;
@@ -79,6 +86,7 @@ export class PaneAnalyzer implements Tier1Host {
     this.cfg = opts.cfg;
     this.prog = new ProgramTracker(opts.cfg, opts.forced, opts.command);
     this.reader = new ScreenClassifier(opts.cfg);
+    this.fullscreen = new FullscreenActivity(opts.cfg.thresholds);
   }
 
   get currentProgram(): { program: ProgramId; rule: string } {
@@ -109,7 +117,9 @@ export class PaneAnalyzer implements Tier1Host {
       this.anchor = null;
       this.interruptSeen = false;
       this.stalled = false;
+      this.turnAnimated = false;
     }
+    this.parked = false;
     if (phase === 'waiting') {
       this.waitEnteredAt = this.now;
       this.waitEnteredHash = this.hash;
@@ -136,6 +146,9 @@ export class PaneAnalyzer implements Tier1Host {
       case 'bracketed-paste':
         this.reader.noteBracketedPaste(s.on);
         return out;
+      case 'alt-screen':
+        this.fullscreen.noteAltScreen(ts.t, s.on);
+        return out;
       default:
         this.tier1.signal(ts, out);
         return out;
@@ -145,6 +158,7 @@ export class PaneAnalyzer implements Tier1Host {
   input(t: number, data: string): Signal[] {
     this.now = Math.max(this.now, t);
     this.keysSeen = true;
+    this.fullscreen.noteKey(t);
     if (/[\r\n]/.test(data)) this.armAnchor(t);
     if (data === '\x1b' && this.phase() === 'running') this.interruptSeen = true;
     return [];
@@ -162,11 +176,16 @@ export class PaneAnalyzer implements Tier1Host {
     this.lastChange = ch;
     this.hash = ch.hash;
     this.lastOutputAt = ch.lastOutputAt;
+    // Any redraw counts as a frame here, a clock's digits too (folded away from `meaningful`, which guards stalls).
+    const rows = ch.snapshot.changedRows;
+    if (ch.snapshot.altScreen) this.fullscreen.noteChange(ch.t, ch.selfDriven, rows === undefined || rows.length > 0);
     if (ch.meaningful) {
       this.lastMeaningfulAt = ch.lastMeaningfulAt;
       // Any change read after the anchor was armed is after it (events arrive in order; a live clock may give
-      // the key and its echo the same millisecond).
-      if (this.anchor && !this.anchor.evidence && ch.hash !== this.anchor.hash) this.anchor.evidence = true;
+      // the key and its echo the same millisecond). On a full-screen program's screen only its own animation is
+      // work: a redraw answering a key (Enter in an editor, a late one after Esc) is not.
+      const answer = ch.snapshot.altScreen && this.readsFullscreen() && this.fullscreenMode(ch.t) !== 'animating';
+      if (this.anchor && !this.anchor.evidence && ch.hash !== this.anchor.hash && !answer) this.anchor.evidence = true;
     }
     if (this.prog.open) {
       // Only rows that changed can newly show a program's signature (titles are checked as they arrive).
@@ -200,15 +219,15 @@ export class PaneAnalyzer implements Tier1Host {
 
   /** The earliest time at which a quiet window can close by itself (Infinity if none is running). */
   nextDeadline(t: number): number {
-    return nextDeadline(this.cfg.thresholds, this.windows(), t);
+    return nextDeadline(this.cfg.thresholds, this.windows(t), t);
   }
 
   /** Whether the passing of time alone could change a decision now (a quiet pane costs nothing between changes). */
   private timeMatters(t: number): boolean {
-    return timeMatters(this.cfg.thresholds, this.windows(), t);
+    return timeMatters(this.cfg.thresholds, this.windows(t), t);
   }
 
-  private windows(): WindowState {
+  private windows(t: number): WindowState {
     return {
       state: this.state,
       lastMeaningfulAt: this.lastMeaningfulAt,
@@ -220,6 +239,8 @@ export class PaneAnalyzer implements Tier1Host {
       workingSince: this.workingSince,
       stalled: this.stalled,
       cls: this.reader.current,
+      fullscreenAt: this.snap && this.readsFullscreen() ? this.fullscreen.deadline(t, this.snap.altScreen) : Infinity,
+      fullscreenStale: this.reader.current !== null && this.reader.fullscreen !== this.fullscreenMode(t),
     };
   }
 
@@ -277,10 +298,18 @@ export class PaneAnalyzer implements Tier1Host {
         speak('wait', cls.rule, cls.line);
         return out;
       }
+      // The pager or editor that held the foreground has gone and the prompt is back: that command ended.
+      if (this.parked && (cls.verdict === 'ready' || cls.verdict === 'failed') && !cls.continuation) {
+        const window = cls.atPrompt ? th.prompt_stability_s : th.stability_s;
+        if (cls.explicit || this.stable(t, cls, window)) speak(cls.verdict === 'failed' ? 'failed' : 'done', cls.rule, cls.line);
+        return out;
+      }
+      // A parked pager or editor redrawn once (a person paging in a pane whose keys we cannot see) is still at rest.
+      if (this.parked && cls.verdict === 'working' && !cls.rule.endsWith('.fullscreen_animating')) return out;
       const anchored = this.anchor !== null && this.anchor.evidence;
       if (cls.verdict === 'working' && (this.anchor !== null || t - (this.workingSince ?? t) >= th.unanchored_screen_confirm_s)) {
         speak('run', cls.rule, cls.line);
-      } else if (anchored && cls.verdict !== 'waiting') {
+      } else if (anchored && cls.verdict !== 'waiting' && cls.verdict !== 'resting') {
         speak('run', ANCHOR_RULE, clip(cls.line || this.cursorRow()), 3);
       } else if (!anchored && cls.verdict === 'unknown' && (tier === 3 || !this.reader.bracketedPasteSeen)) {
         const latest = this.recentOutputGate(t);
@@ -298,6 +327,7 @@ export class PaneAnalyzer implements Tier1Host {
       if (!answered && cls.verdict !== 'waiting') return out;
       switch (cls.verdict) {
         case 'waiting':
+        case 'resting':
           return out;
         case 'working':
           speak('run', `${cls.rule}`, cls.line);
@@ -333,7 +363,16 @@ export class PaneAnalyzer implements Tier1Host {
       }
       case 'working':
         this.doneWindow.reset();
+        if (cls.rule.endsWith('.fullscreen_animating')) this.turnAnimated = true;
         this.checkStall(t, out);
+        break;
+      case 'resting':
+        // Its own frames stopped: a turn that animated is over; a pager or editor waits on the person's keys.
+        if (this.turnAnimated) speak('done', 'fullscreen.animation_stopped', cls.line);
+        else {
+          speak('idle', 'fullscreen.waiting_on_keys', cls.line);
+          if (this.phase() === 'rest') this.parked = true;
+        }
         break;
       case 'unknown':
         {
@@ -436,7 +475,16 @@ export class PaneAnalyzer implements Tier1Host {
   }
 
   private reclassify(t: number): Classification {
-    return this.reader.classify(t, this.prog.program, this.snap!, this.hash, this.anchor?.row);
+    return this.reader.classify(t, this.prog.program, this.snap!, this.hash, this.anchor?.row, this.fullscreenMode(t));
+  }
+
+  /** Shells and programs without a profile are read for full-screen activity; agents' profiles read their TUIs. */
+  private readsFullscreen(): boolean {
+    return this.prog.program === 'shell' || this.prog.program === 'generic';
+  }
+
+  private fullscreenMode(t: number): FullscreenMode | null {
+    return this.snap && this.readsFullscreen() ? this.fullscreen.mode(t, this.snap.altScreen) : null;
   }
 
   private cursorRow(): string {

@@ -7,6 +7,7 @@ import type { ScreenSnapshot } from '../screen/types.js';
 import { classifyWith } from './profiles/index.js';
 import type { ProfileContext } from './profiles/context.js';
 import type { Classification } from './types.js';
+import type { FullscreenMode } from './fullscreen-activity.js';
 
 /** Title changes remembered: enough to tell an animation (two within the window) from a one-off. */
 const TITLE_CHANGES_KEPT = 4;
@@ -23,6 +24,7 @@ interface ClassificationInputs {
   anchorRow: number | undefined;
   bracketedPasteSeen: boolean;
   foregroundPrompted: boolean;
+  fullscreen: FullscreenMode | null;
 }
 
 export class ScreenClassifier {
@@ -40,6 +42,11 @@ export class ScreenClassifier {
   /** The last classification made (null before the first screen). */
   get current(): Classification | null {
     return this.cls;
+  }
+
+  /** The full-screen mode the current classification was read with. */
+  get fullscreen(): FullscreenMode | null {
+    return this.inputs?.fullscreen ?? null;
   }
 
   /** When the title last changed (undefined: never). */
@@ -70,7 +77,7 @@ export class ScreenClassifier {
     return recent >= 2;
   }
 
-  classify(t: number, program: ProgramId, snap: ScreenSnapshot, hash: string, anchorRow: number | undefined): Classification {
+  classify(t: number, program: ProgramId, snap: ScreenSnapshot, hash: string, anchorRow: number | undefined, fullscreen: FullscreenMode | null): Classification {
     const animating = this.titleAnimating(t);
     // Compared field by field: this runs on every tick, and building a string key each time cost more than the
     // comparison it stood for.
@@ -88,11 +95,12 @@ export class ScreenClassifier {
       k.baseY === snap.baseY &&
       k.anchorRow === anchorRow &&
       k.bracketedPasteSeen === this.bracketedPasteSeen &&
-      k.foregroundPrompted === this.foregroundPrompted
+      k.foregroundPrompted === this.foregroundPrompted &&
+      k.fullscreen === fullscreen
     ) {
       return this.cls;
     }
-    const ctx: ProfileContext = { cfg: this.cfg, titleAnimating: animating, bracketedPasteSeen: this.bracketedPasteSeen, foregroundPrompted: this.foregroundPrompted, anchorRow };
+    const ctx: ProfileContext = { cfg: this.cfg, titleAnimating: animating, bracketedPasteSeen: this.bracketedPasteSeen, foregroundPrompted: this.foregroundPrompted, anchorRow, fullscreen };
     let cls = classifyWith(program, snap, ctx);
     if (!this.foregroundPrompted && this.bracketedPasteSeen && !snap.bracketedPaste && cls.atPrompt && cls.rule !== 'shell.prompt_bracketed_paste') {
       // A REPL started from the shell is at its own prompt: from now on read it as a REPL, not a running command.
@@ -112,6 +120,7 @@ export class ScreenClassifier {
       anchorRow,
       bracketedPasteSeen: this.bracketedPasteSeen,
       foregroundPrompted: this.foregroundPrompted,
+      fullscreen,
     };
     return cls;
   }

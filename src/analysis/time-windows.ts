@@ -31,6 +31,10 @@ export interface WindowState {
   workingSince: number | null;
   stalled: boolean;
   cls: Classification | null;
+  /** When a full-screen program's mode (animating, resting) can next change by time alone. */
+  fullscreenAt: number;
+  /** That mode has changed since the screen was last classified. */
+  fullscreenStale: boolean;
 }
 
 /** The earliest time at which a quiet window can close by itself (Infinity if none is running). */
@@ -46,6 +50,7 @@ export function nextDeadline(th: Config['thresholds'], w: WindowState, t: number
   mark(Math.max(w.lastMeaningfulAt, w.lastIdleEmit) + th.idle_reemit_s);
   if (w.lastTitleChange !== undefined) mark(w.lastTitleChange + th.title_animation_s);
   mark(w.tier1LastAt + th.prompt_silence_s);
+  mark(w.fullscreenAt);
   return next;
 }
 
@@ -53,6 +58,8 @@ export function nextDeadline(th: Config['thresholds'], w: WindowState, t: number
 export function timeMatters(th: Config['thresholds'], w: WindowState, t: number): boolean {
   const phase = phaseOf(w.state);
   if (w.candidate) return true;
+  // A full-screen program's mode changed (its own frames stopped, or came back): read the screen again.
+  if (w.fullscreenStale) return true;
   if (w.waitSince !== null && phase !== 'waiting') return true;
   if (w.workingSince !== null && phase === 'rest') return true;
   const quiet = t - w.lastMeaningfulAt;

@@ -1,7 +1,9 @@
 // The vocabulary of analysis: verdicts about one screen, and the signals the analyzer sends the state machine.
 import type { ProgramId } from '../config/config.js';
 
-export type Verdict = 'working' | 'waiting' | 'ready' | 'failed' | 'unknown';
+/** `resting`: a full-screen program waiting on the person's keys (a pager, an editor): at rest, not a question, not
+ * a finish. */
+export type Verdict = 'working' | 'waiting' | 'ready' | 'failed' | 'resting' | 'unknown';
 
 /** What one screen says, and why. `explicit` = a marker that needs no stability window (the program said so). */
 export interface Classification {

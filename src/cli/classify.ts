@@ -13,7 +13,7 @@ import type { AgentChoice } from '../config/config.js';
 export const CLASSIFY_USAGE = `usage: termsupervisor classify [--agent auto|claude|codex|gemini|shell|generic] [--title TEXT] [--config PATH] [file|-]
 
 Reads one screen's text (with or without ANSI escapes; stdin when no file or "-") and prints the verdict the
-screen tiers reach, as JSON: {"verdict": working|waiting|ready|failed|unknown, "rule", "line", "program"}.
+screen tiers reach, as JSON: {"verdict": working|waiting|ready|failed|resting|unknown, "rule", "line", "program"}.
 The cursor is taken to be where the text ends, as it would be on a terminal.
   --agent    program profile (default auto: detected from the text and the title)
   --title    the window title the pane had (some profiles read it)

@@ -190,6 +190,12 @@ export interface Thresholds {
   wait_confirm_s: number;
   waiting_fallback_idle_s: number;
   echo_window_s: number;
+  key_response_s: number;
+  fullscreen_rest_s: number;
+  fullscreen_period_factor: number;
+  fullscreen_max_period_s: number;
+  fullscreen_cadence_tolerance: number;
+  fullscreen_animation_s: number;
   anchor_evidence_window_s: number;
   title_animation_s: number;
   history_size: number;
@@ -221,8 +227,13 @@ export interface ClaudePatterns {
   box_rule: RegExp;
   box_input: RegExp;
   prompt_echo: RegExp;
+  menu_cursor: RegExp;
+  menu_option: RegExp;
+  menu_footer: RegExp[];
+  panel_echo: RegExp;
   footer_working: RegExp[];
   working: RegExp[];
+  later_message: RegExp[];
   working_title: RegExp;
   waiting: RegExp[];
   failed: RegExp[];
@@ -247,6 +258,9 @@ export interface GeminiPatterns {
   box_top: RegExp;
   box_bottom: RegExp;
   input: RegExp;
+  menu_cursor: RegExp;
+  menu_option: RegExp;
+  panel_echo: RegExp;
   working: RegExp[];
   working_title: RegExp;
   waiting: RegExp[];

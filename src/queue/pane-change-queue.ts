@@ -44,6 +44,8 @@ export interface PaneChange {
    * where typed keys are not seen (a tmux pane), what typing echo looks like. A program's question is written
    * whole. */
   keystrokeTail: boolean;
+  /** Some output since the previous change came with no key to answer (later than key_response_s after one). */
+  selfDriven: boolean;
 }
 
 export interface QueueTiming {
@@ -53,6 +55,7 @@ export interface QueueTiming {
   settle_s: number;
   line_rate_window_s: number;
   echo_window_s: number;
+  key_response_s: number;
   history_size: number;
 }
 
@@ -65,6 +68,7 @@ export class PaneChangeQueue {
   /** The last key typed submitted a line (Enter): its echo is the line break alone. */
   private submitted = false;
   private keystrokeTail = false;
+  private selfDriven = false;
   private lastTakeAt = -Infinity;
   private lastInputAt = -Infinity;
   private lastEventAt = -Infinity;
@@ -98,6 +102,7 @@ export class PaneChangeQueue {
     // (a write of escape sequences alone, a colour reset or a mode switch, says nothing either way)
     if (nl > 0 || printable > KEYSTROKE_MAX_CHARS) this.keystrokeTail = false;
     else if (printable > 0) this.keystrokeTail = true;
+    if (t - this.lastInputAt > this.timing.key_response_s) this.selfDriven = true;
   }
 
   /** Keys typed: their echo is not work; a control key (Enter, Esc…) also makes the next reads prompt. */
@@ -167,11 +172,13 @@ export class PaneChangeQueue {
       lastOutputAt: this.lastOutputAt,
       echoOnly: this.echoOnly,
       keystrokeTail: this.keystrokeTail,
+      selfDriven: this.selfDriven,
     };
     this.dirty = false;
     this.newlines = 0;
     this.burst = 0;
     this.echoOnly = true;
+    this.selfDriven = false;
     this.lastTakeAt = t;
     this.history.push(change);
     return change;

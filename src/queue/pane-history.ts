@@ -22,6 +22,7 @@ export class PaneHistory {
       lastOutputAt: change.lastOutputAt,
       echoOnly: change.echoOnly,
       keystrokeTail: change.keystrokeTail,
+      selfDriven: change.selfDriven,
     });
     // Trim in batches: one splice per `capacity` pushes instead of one shift per push.
     if (this.items.length >= this.capacity * 2) this.items.splice(0, this.items.length - this.capacity);

@@ -25,7 +25,7 @@ const AT_REST = new Set(['IDLE', 'DONE', 'FAILED']);
 export interface PaneAccess {
   view(id: string): PaneView | null;
   screen(id: string): string | null;
-  /** The detector's verdict on the screen now (working | waiting | ready | failed | unknown), or null. */
+  /** The detector's verdict on the screen now (working | waiting | ready | failed | resting | unknown), or null. */
   verdict(id: string): string | null;
   /** Types `text` (then Enter when `enter`) through the pane's source; false when it cannot. */
   type(id: string, text: string, enter: boolean): Promise<boolean>;
@@ -179,7 +179,7 @@ export class TaskRunner {
       const wait = waitBeforeSend(this.t, this.t.lastTurnEnd, now);
       let why = '';
       if (!AT_REST.has(v.state)) why = `the pane is ${v.state}`;
-      else if (verdict === 'working' || verdict === 'waiting') why = `the screen reads as ${verdict}`;
+      else if (verdict === 'working' || verdict === 'waiting' || verdict === 'resting') why = `the screen reads as ${verdict}`;
       else if (now - stableSince < stableMs) why = 'the screen is still changing';
       else if (wait.ms > 0) why = wait.why;
       if (!why) return;
@@ -280,7 +280,7 @@ export class TaskRunner {
       } else if (started || resumed) {
         settledSince ??= now;
         const verdict = this.d.panes.verdict(v.id);
-        if (now - settledSince >= this.d.cfg.settle_s * 1000 && verdict !== 'working' && verdict !== 'waiting') {
+        if (now - settledSince >= this.d.cfg.settle_s * 1000 && verdict !== 'working' && verdict !== 'waiting' && verdict !== 'resting') {
           const result = !started ? 'resumed' : v.state === 'DONE' ? 'done' : v.state === 'FAILED' ? 'failed' : 'interrupted';
           return { result, startedAt, endedAt: now, approvalMs };
         }

@@ -1,8 +1,8 @@
-// The bar on our own recordings (tests/fixtures/recordings, made by scripts/record: real programs in a real PTY or
-// a private tmux pane, truth from the driver's and the programs' clocks), scored by the official scorer with the
-// built CLI in auto and forced (--agent <family>) modes; plus what the scorer does not look at: a failure the
-// screen shows must be FAILED (not DONE), a success must never be FAILED, and every question must be WAITING
-// within half a second.
+// Our own recordings (tests/fixtures/recordings: real programs in real terminals, truth from the driver's and the
+// program's clocks, see docs/recording.md), scored by the official scorer running the built CLI, auto-detected and
+// forced (--agent <family>). The bar is the shared corpus's: agreement 1.0, nothing missed, no false alarm. Beyond
+// what the scorer looks at: every question WAITING within half a second, a failure the screen shows FAILED (not
+// DONE), a success never FAILED.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
@@ -15,10 +15,8 @@ const run = promisify(execFile);
 const SCORER = join(ROOT, 'tests', 'fixtures', 'score.mjs');
 const RECORDINGS = join(ROOT, 'tests', 'fixtures', 'recordings');
 const NAMES = readdirSync(RECORDINGS)
-  .filter((d) => existsSync(join(RECORDINGS, d, 'truth.json')))
+  .filter((d) => existsSync(join(RECORDINGS, d, 'truth.json')) && existsSync(join(RECORDINGS, d, 'session.cast')))
   .sort();
-/** Issue 12, item 6: a question at the cursor is WAITING within this long of the program blocking on it. */
-const WAIT_WITHIN_S = 0.5;
 
 interface Row {
   rec: string;
@@ -31,41 +29,9 @@ interface Row {
   false_wait: number;
   error: string | null;
 }
-interface Summary {
-  recordings: number;
-  mean_agreement: number;
-  missed_done: number;
-  missed_wait: number;
-  false_done: number;
-  false_wait: number;
-  errors: number;
-}
 interface Score {
   rows: Row[];
-  summary: Summary;
-}
-interface TruthEvent {
-  t: number;
-  kind: string;
-  silent_failure?: boolean;
-}
-interface Segment {
-  start: number;
-  end: number;
-  state: string;
-}
-interface Truth {
-  events: TruthEvent[];
-  segments: Segment[];
-}
-interface Line {
-  t: number;
-  state: string;
-}
-
-async function score(cmd: string): Promise<Score> {
-  const { stdout } = await run(process.execPath, [SCORER, '--corpus', RECORDINGS, '--json', '--cmd', cmd], { cwd: ROOT, maxBuffer: 64 << 20, timeout: 150_000 });
-  return JSON.parse(stdout) as Score;
+  summary: { recordings: number; mean_agreement: number; missed_done: number; missed_wait: number; false_done: number; false_wait: number; errors: number };
 }
 
 const MODES = {
@@ -73,13 +39,64 @@ const MODES = {
   forced: `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} replay {cast} --agent {agent} --format jsonl`,
 } as const;
 const scores: Partial<Record<keyof typeof MODES, Score>> = {};
-const timelines = new Map<string, Line[]>();
+
+async function score(cmd: string): Promise<Score> {
+  const { stdout } = await run(process.execPath, [SCORER, '--corpus', RECORDINGS, '--json', '--cmd', cmd], { cwd: ROOT, maxBuffer: 64 << 20, timeout: 240_000 });
+  return JSON.parse(stdout) as Score;
+}
 
 beforeAll(async () => {
   ensureBuilt();
   const [auto, forced] = await Promise.all([score(MODES.auto), score(MODES.forced)]);
   scores.auto = auto;
   scores.forced = forced;
+}, 300_000);
+
+function describeRow(r: Row): string {
+  return `${r.rec}: agreement=${r.agreement} done_lat=${JSON.stringify(r.done_lat)} missed_done=${r.missed_done} wait_lat=${JSON.stringify(r.wait_lat)} missed_wait=${r.missed_wait} false_done=${r.false_done} false_wait=${r.false_wait}${r.error ? ` error=${r.error}` : ''}`;
+}
+
+for (const mode of Object.keys(MODES) as Array<keyof typeof MODES>) {
+  describe(`our recordings, ${mode === 'auto' ? 'auto-detected profile' : 'forced profile (--agent <family>)'}`, () => {
+    it('scores every recording', () => {
+      expect(NAMES.length).toBeGreaterThan(0);
+      expect(scores[mode]!.rows.map((r) => r.rec).sort()).toEqual(NAMES);
+    });
+
+    it.each(NAMES)('%s: agreement 1.0, nothing missed, no false alarm', (name) => {
+      const r = scores[mode]!.rows.find((x) => x.rec === name);
+      expect(r, `${name} was not scored`).toBeDefined();
+      const why = describeRow(r!);
+      expect(r!.error, why).toBeNull();
+      expect(r!.agreement, why).toBe(1);
+      expect([r!.missed_done, r!.missed_wait, r!.false_done, r!.false_wait], why).toEqual([0, 0, 0, 0]);
+    });
+  });
+}
+
+// ---- beyond the scorer ---------------------------------------------------------------------------------------
+
+/** Issue 12, item 6: a question at the cursor is WAITING within this long of the program blocking on it. */
+const WAIT_WITHIN_S = 0.5;
+
+interface TruthEvent {
+  t: number;
+  kind: string;
+  /** The scenario's word: this command fails printing nothing that says so (DONE is acceptable there). */
+  silent_failure?: boolean;
+}
+interface Truth {
+  events: TruthEvent[];
+  segments: Array<{ start: number; end: number; state: string }>;
+}
+interface Line {
+  t: number;
+  state: string;
+}
+
+const timelines = new Map<string, Line[]>();
+beforeAll(async () => {
+  ensureBuilt();
   for (const name of NAMES) {
     const { stdout } = await run(process.execPath, [BIN, 'replay', join(RECORDINGS, name, 'session.cast'), '--format', 'jsonl'], { cwd: ROOT, maxBuffer: 16 << 20 });
     timelines.set(
@@ -90,15 +107,7 @@ beforeAll(async () => {
         .map((l) => JSON.parse(l) as Line),
     );
   }
-}, 240_000);
-
-function describeRow(r: Row): string {
-  return `${r.rec}: agreement=${r.agreement} done_lat=${JSON.stringify(r.done_lat)} missed_done=${r.missed_done} wait_lat=${JSON.stringify(r.wait_lat)} missed_wait=${r.missed_wait} false_done=${r.false_done} false_wait=${r.false_wait}${r.error ? ` error=${r.error}` : ''}`;
-}
-
-function truthOf(name: string): Truth {
-  return JSON.parse(readFileSync(join(RECORDINGS, name, 'truth.json'), 'utf8')) as Truth;
-}
+}, 300_000);
 
 function stateAt(tl: Line[], t: number): string {
   let s = 'IDLE';
@@ -110,34 +119,17 @@ function stateAt(tl: Line[], t: number): string {
 }
 
 for (const mode of Object.keys(MODES) as Array<keyof typeof MODES>) {
-  describe(`recordings bar, ${mode === 'auto' ? 'auto-detected profile' : 'forced profile (--agent <family>)'}`, () => {
-    it('scores every recording', () => {
-      expect(NAMES.length).toBeGreaterThanOrEqual(20);
-      expect(scores[mode]!.rows.map((r) => r.rec).sort()).toEqual(NAMES);
-    });
-
-    it('summary: agreement 1.0, nothing missed, nothing false', () => {
-      const s = scores[mode]!.summary;
-      const detail = `${JSON.stringify(s)}\n${scores[mode]!.rows.map(describeRow).join('\n')}`;
-      expect(s.errors, detail).toBe(0);
-      expect(s.mean_agreement, detail).toBe(1);
-      expect(s.missed_done, detail).toBe(0);
-      expect(s.missed_wait, detail).toBe(0);
-      expect(s.false_done, detail).toBe(0);
-      expect(s.false_wait, detail).toBe(0);
-    });
-
+  describe(`our recordings, ${mode === 'auto' ? 'auto-detected profile' : 'forced profile (--agent <family>)'}: questions`, () => {
     it.each(NAMES)(`%s: every question WAITING within ${WAIT_WITHIN_S} s`, (name) => {
       const r = scores[mode]!.rows.find((x) => x.rec === name)!;
-      expect(r.missed_wait, describeRow(r)).toBe(0);
       for (const lat of r.wait_lat) expect(lat, describeRow(r)).toBeLessThanOrEqual(WAIT_WITHIN_S);
     });
   });
 }
 
-describe('failed or done, as the exit status says (where the screen can tell)', () => {
+describe('our recordings: FAILED or DONE as the exit status says, where the screen can tell', () => {
   it.each(NAMES)('%s', (name) => {
-    const truth = truthOf(name);
+    const truth = JSON.parse(readFileSync(join(RECORDINGS, name, 'truth.json'), 'utf8')) as Truth;
     const tl = timelines.get(name)!;
     const detail = `${name}\n${tl.map((l) => `${l.t} ${l.state}`).join('\n')}`;
     for (const seg of truth.segments) {

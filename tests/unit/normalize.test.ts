@@ -153,6 +153,17 @@ describe('PaneChangeQueue', () => {
     expect(work.meaningful).toBe(true);
   });
 
+  it('output within key_response_s of a key answers it; later output the program made by itself', () => {
+    const q = new PaneChangeQueue(cfg.thresholds);
+    q.noteInput(1.0);
+    q.noteOutput(1.2, 'a page redrawn for the key\r\n');
+    expect(q.take(1.25, snap(['a page redrawn for the key'])).selfDriven).toBe(false);
+    q.noteOutput(1.0 + cfg.thresholds.key_response_s + 0.1, 'a frame of its own');
+    expect(q.take(2, snap(['a frame of its own'])).selfDriven).toBe(true);
+    // Nothing written since: the next read holds nothing of its own.
+    expect(q.take(3, snap(['a frame of its own'])).selfDriven).toBe(false);
+  });
+
   it('coalesces: one snapshot per window, counts newlines and bytes in between', () => {
     const q = new PaneChangeQueue(cfg.thresholds);
     expect(q.due(0)).toBe(false);
@@ -195,7 +206,7 @@ describe('PaneHistory', () => {
     const { PaneHistory } = await import('../../src/queue/pane-history.js');
     const h = new PaneHistory(3);
     const snapshot: ScreenSnapshot = { cols: 80, rows: 1, lines: ['x'], cursorX: 0, cursorY: 0, baseY: 0, altScreen: false, bracketedPaste: false, title: '' };
-    const change = (t: number) => ({ t, snapshot, hash: String(t), meaningful: true, newlines: 0, burst: 1, lineRate: 0, lastMeaningfulAt: t, lastOutputAt: t, echoOnly: false, keystrokeTail: false });
+    const change = (t: number) => ({ t, snapshot, hash: String(t), meaningful: true, newlines: 0, burst: 1, lineRate: 0, lastMeaningfulAt: t, lastOutputAt: t, echoOnly: false, selfDriven: true, keystrokeTail: false });
     for (let t = 1; t <= 10; t++) h.push(change(t));
     expect(h.size).toBe(3);
     expect(h.latest?.t).toBe(10);

@@ -3,6 +3,7 @@ import type { Config } from '../../config/config.js';
 import type { ScreenSnapshot } from '../../screen/types.js';
 import type { Classification, Verdict } from '../types.js';
 import type { ProgramId } from '../../config/config.js';
+import type { FullscreenMode } from '../fullscreen-activity.js';
 
 export interface ProfileContext {
   cfg: Config;
@@ -16,6 +17,9 @@ export interface ProfileContext {
   /** Absolute row (baseY + cursorY) where the last prompt was submitted, if a turn is armed: the live edge of a
    * line-oriented program starts below it. */
   anchorRow?: number;
+  /** On the alternate screen: the program animates by itself, or has waited on the person's keys for a while;
+   * null = not known yet, or not on the alternate screen. */
+  fullscreen?: FullscreenMode | null;
 }
 
 export type Classifier = (snap: ScreenSnapshot, ctx: ProfileContext) => Classification;

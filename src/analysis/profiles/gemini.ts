@@ -4,6 +4,7 @@
 import type { ScreenSnapshot } from '../../screen/types.js';
 import { lastMatch, testRow, trimBottom } from '../text.js';
 import { verdict, type ProfileContext } from './context.js';
+import { menuRow } from './screen-parts.js';
 import type { Classification } from '../types.js';
 
 /** Rows below the live input box (workspace/sandbox/model footer); a box further up is a prompt echo. */
@@ -25,21 +26,28 @@ export function classifyGemini(snap: ScreenSnapshot, ctx: ProfileContext): Class
       }
     }
   }
-  // The live input box sits just above the footer; while a menu replaces it, the lowest box is the prompt echo.
+  // The live input box sits just above the footer; while a menu replaces it, the lowest box is the prompt echo
+  // (on a short screen too: a turn's status or a menu below a box make it an echo, the footer never does).
   let live = lines.length;
   let echo = -1;
   const lowest = boxes[boxes.length - 1];
-  if (lowest !== undefined && lines.length - lowest.bottom <= LIVE_BOX_MAX_FOOTER_ROWS) {
+  const below = lowest ? lines.slice(lowest.bottom + 1) : [];
+  const turnBelow = lowest !== undefined && (lastMatch(below, p.waiting) ?? lastMatch(below, p.working) ?? menuRow(below, p.menu_cursor, p.menu_option)) !== null;
+  if (lowest !== undefined && lines.length - lowest.bottom <= LIVE_BOX_MAX_FOOTER_ROWS && !turnBelow) {
     live = lowest.input;
     if (boxes.length > 1) echo = boxes[boxes.length - 2]!.bottom;
   } else if (lowest !== undefined) {
     echo = lowest.bottom;
   }
-  const edge = lines.slice(echo + 1, Math.max(echo + 1, live - 1));
+  // Up to the row above the live box's top rule; without a live box, to the bottom.
+  const edge = lines.slice(echo + 1, live < lines.length ? Math.max(echo + 1, live - 1) : lines.length);
+  // The echo's input row: a slash command there opened the dialog below it (see panel_echo).
+  const echoBox = boxes.find((b) => b.bottom === echo);
+  const panel = echoBox !== undefined && lines.slice(echoBox.input, echoBox.bottom).some((l) => testRow(p.panel_echo, l));
   const v = (kind: Classification['verdict'], rule: string, line: string, explicit = false) =>
     verdict('gemini', kind, rule, line, edge, explicit);
 
-  const waiting = lastMatch(edge, p.waiting);
+  const waiting = lastMatch(edge, p.waiting) ?? (panel ? null : menuRow(edge, p.menu_cursor, p.menu_option));
   // A menu wins over the title: the daily-quota menu waits for the person while the title still says Working.
   if (waiting) return v('waiting', 'approval_menu', waiting.line, true);
   if (p.waiting_title.test(snap.title.trim())) return v('waiting', 'title_action_required', snap.title, true);
@@ -53,6 +61,7 @@ export function classifyGemini(snap: ScreenSnapshot, ctx: ProfileContext): Class
   const done = lastMatch(edge, p.done);
   if (done) return v('ready', 'done_marker', done.line, true);
   if (p.ready_title.test(snap.title.trim())) return v('ready', 'title_ready', snap.title, true);
-  if (boxes.length) return v('ready', 'input_box', lines[live]!);
+  // Only the live input box says ready: an echo alone (a dialog replaced the input box) says nothing.
+  if (live < lines.length) return v('ready', 'input_box', lines[live]!);
   return v('unknown', 'no_marker', '');
 }

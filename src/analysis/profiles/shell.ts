@@ -35,7 +35,12 @@ export function classifyShell(snap: ScreenSnapshot, ctx: ProfileContext, program
   const atRepl = afterCursor === '' && g.repl_prompt.test(beforeCursor);
   // A row reporting progress ("Downloading: ", "Checking database: ") ends in a colon without asking anything.
   const question =
-    afterCursor === '' && beforeCursor.trim() !== '' && g.interactivity.test(beforeCursor) && !isSpinner(beforeCursor, g.spinner) && !g.status_label.some((p) => p.test(beforeCursor));
+    !snap.altScreen &&
+    afterCursor === '' &&
+    beforeCursor.trim() !== '' &&
+    g.interactivity.test(beforeCursor) &&
+    !isSpinner(beforeCursor, g.spinner) &&
+    !g.status_label.some((p) => p.test(beforeCursor));
   const ready = (rule: string, explicit: boolean, promptWindow: boolean): Classification => {
     const failure = lastMatch(edge, g.failure);
     if (failure) return { ...v('failed', 'failure_line', failure.line, explicit), atPrompt: promptWindow };
@@ -43,6 +48,10 @@ export function classifyShell(snap: ScreenSnapshot, ctx: ProfileContext, program
   };
   // An explicit y/N question wins even over a line editor reading it (`read -e -p "Proceed? [y/N] "`).
   if (afterCursor === '' && g.strong_interactivity.test(beforeCursor)) return v('waiting', 'yes_no_prompt', row, true);
+  // A full-screen program: a bare ":" or "?" at its cursor is its own command line (less, vim), not a question put
+  // to the person; it animates by itself (working) or waits on the person's keys (resting, at rest).
+  if (snap.altScreen && ctx.fullscreen === 'animating') return v('working', 'fullscreen_animating', row);
+  if (snap.altScreen && ctx.fullscreen === 'resting') return v('resting', 'fullscreen_waiting_on_keys', row);
   // Bracketed paste on (outside full-screen apps) = a line editor is reading a command: the shell's own word that
   // it is at its prompt, whatever the prompt looks like (oh-my-zsh "➜  dir git:(main) ✗ " included).
   // (An empty cursor row is not a prompt yet: right after Enter the newline's echo can arrive before the shell

@@ -1,0 +1,30 @@
+// A pager waiting on the person's keys is at rest: `less` on a long file, paged with Space, b and a search, quit
+// with q (the command's end comes from bash's side channel).
+export default {
+  name: 'shell-fullscreen-less',
+  scenario: 'bash without shell integration: `less notes.txt` (500 lines), read, paged, searched, quit with q',
+  cols: 100,
+  rows: 30,
+  setup: ['seq -f "line %g of the notes" 1 500 > notes.txt'],
+  steps: [
+    { wait: 2 },
+    { type: 'less notes.txt', enter: true },
+    { wait: 'blocked', means: 'idle', note: 'less waits on keys' },
+    { wait: 5 },
+    { press: 'Space' },
+    { wait: 'blocked', means: 'idle' },
+    { wait: 3 },
+    { press: ['Space', 'Space', 'b'] },
+    { wait: 'blocked', means: 'idle' },
+    { wait: 2 },
+    { type: '/line 300', enter: true },
+    { wait: 'blocked', means: 'idle' },
+    { wait: 6 },
+    { press: 'q' },
+    { wait: 'command_end' },
+    { wait: 2 },
+    { type: 'wc -l notes.txt', enter: true },
+    { wait: 'command_end' },
+  ],
+  tail: 3,
+};

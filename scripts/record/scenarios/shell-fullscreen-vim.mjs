@@ -1,0 +1,27 @@
+// An editor waiting on the person's keys is at rest, and Enter inside it is a key to it, not a new command.
+export default {
+  name: 'shell-fullscreen-vim',
+  scenario: 'bash without shell integration: `vim notes.txt`, a few lines typed in insert mode, Esc, :wq',
+  cols: 100,
+  rows: 30,
+  env: { VIMINIT: 'set nocompatible' },
+  setup: ['printf "first line\\n" > notes.txt'],
+  steps: [
+    { wait: 2 },
+    { type: 'vim notes.txt', enter: true },
+    { wait: 'blocked', means: 'idle', note: 'vim waits on keys' },
+    { wait: 4 },
+    { press: 'o' },
+    { type: 'a second line', enter: true },
+    { type: 'and a third one', enter: true },
+    { press: 'Esc' },
+    { wait: 'blocked', means: 'idle' },
+    { wait: 5 },
+    { type: ':wq', enter: true },
+    { wait: 'command_end' },
+    { wait: 2 },
+    { type: 'cat notes.txt', enter: true },
+    { wait: 'command_end' },
+  ],
+  tail: 3,
+};

@@ -1,0 +1,25 @@
+// zsh with a two-line prompt (an info line, then a lone "❯ ") and the last exit status as a right prompt.
+export default {
+  name: 'shell-prompt-zsh-twoline',
+  scenario: 'zsh 5.9 without shell integration, two-line prompt with a right prompt: seq, a failing git command, sleep 2, a quick command',
+  shell: 'zsh',
+  prompt: '%F{blue}╭─ %n@%m %F{green}%~%f\n%F{blue}╰─%f%(?.%F{magenta}.%F{red})❯%f ',
+  rprompt: '%(?..%F{red}✘ %?%f)',
+  cols: 90,
+  rows: 28,
+  steps: [
+    { wait: 2 },
+    { type: 'seq 1 30', enter: true },
+    { wait: 'command_end' },
+    { wait: 2 },
+    { type: 'git log', enter: true },
+    { wait: 'command_end' },
+    { wait: 3 },
+    { type: 'sleep 2', enter: true },
+    { wait: 'command_end' },
+    { wait: 2 },
+    { type: 'pwd', enter: true },
+    { wait: 'command_end' },
+  ],
+  tail: 3,
+};

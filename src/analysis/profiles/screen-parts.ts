@@ -1,0 +1,28 @@
+// Parts of an agent's screen found by their shape rather than their words: a selection menu, a status row that is
+// still live. The words change from one version to the next; these shapes have not. Pure.
+import { lastMatch, testRow, type Hit } from '../text.js';
+
+/** An option row counts as the cursor row's sibling this many rows away at most (description rows between). */
+const MENU_REACH = 3;
+
+/** The bottom-most menu cursor row with an option row within MENU_REACH rows of it: a selection menu on screen. */
+export function menuRow(lines: readonly string[], cursor: RegExp, option: RegExp): Hit | null {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (!testRow(cursor, lines[i]!)) continue;
+    for (let j = Math.max(0, i - MENU_REACH); j <= Math.min(lines.length - 1, i + MENU_REACH); j++) {
+      if (j !== i && testRow(option, lines[j]!) && !testRow(cursor, lines[j]!)) return { index: i, line: lines[i]! };
+    }
+  }
+  return null;
+}
+
+/**
+ * The bottom-most row matching `status`, unless a row below it starts a later message (any of the `later` lists):
+ * a status row above the final answer is a frame left in scrollback, not the live status.
+ */
+export function liveStatusRow(lines: readonly string[], status: readonly RegExp[], ...later: ReadonlyArray<readonly RegExp[]>): Hit | null {
+  const hit = lastMatch(lines, status);
+  if (!hit) return null;
+  const below = lines.slice(hit.index + 1);
+  return later.some((list) => lastMatch(below, list) !== null) ? null : hit;
+}
