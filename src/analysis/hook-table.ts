@@ -11,6 +11,9 @@ export type HookEffect =
   | 'work'
   /** The agent asks the person (a permission dialog, a question). */
   | 'wait'
+  /** The agent reminds the person of a question it put a while ago (Claude's permission_prompt notification, ~6 s
+   * after the dialog opened): news only while that question is still open (hook-turns.ts). */
+  | 'wait_reminder'
   /** The agent finished its turn. */
   | 'turn_end'
   /** The agent has sat at its prompt for a while (Claude's idle_prompt, sent after 60 s). */
@@ -22,8 +25,9 @@ export type HookEffect =
 
 type EffectOf = HookEffect | ((detail: string) => HookEffect);
 
-/** Claude Code notification types that put a dialog in front of the person. */
-const CLAUDE_ASKS = new Set(['permission_prompt', 'elicitation_dialog']);
+/** Claude Code notification types that put a dialog in front of the person. permission_prompt comes ~6 s after
+ * the dialog opened (PermissionRequest said so at once), and still comes when the person answers just then. */
+const CLAUDE_ASKS: Record<string, HookEffect> = { permission_prompt: 'wait_reminder', elicitation_dialog: 'wait' };
 
 export const EFFECTS: Record<HookAgent, Record<string, EffectOf>> = {
   claude: {
@@ -32,7 +36,7 @@ export const EFFECTS: Record<HookAgent, Record<string, EffectOf>> = {
     // Not installed (it fires after every tool), but if a user's own settings send it, it means the same.
     PostToolUse: 'work',
     PermissionRequest: 'wait',
-    Notification: (d) => (CLAUDE_ASKS.has(d) ? 'wait' : d === 'idle_prompt' ? 'at_rest' : 'none'),
+    Notification: (d) => (Object.hasOwn(CLAUDE_ASKS, d) ? CLAUDE_ASKS[d]! : d === 'idle_prompt' ? 'at_rest' : 'none'),
     Stop: 'turn_end',
     // SessionStart also fires on compaction, in the middle of a turn: it says nothing about the state.
     SessionStart: 'none',
@@ -81,6 +85,7 @@ export function hookAction(agent: HookAgent, event: string, detail: string, stat
     case 'work':
       return signal('run');
     case 'wait':
+    case 'wait_reminder':
       return signal('wait');
     case 'turn_end':
       // DONE already: the screen said it first (notify once). FAILED: the screen saw this turn fail, and an end

@@ -13,13 +13,14 @@ import type { Classification, MachineState, Signal, SignalType, Suppressed, Tier
 import { clip } from './text.js';
 import { genericWhileRunning } from './generic-heuristic.js';
 import { Tier1Inputs, type Tier1Host } from './tier1-inputs.js';
-import { ProgramTracker } from './program-tracker.js';
+import { jobStarted, ProgramTracker } from './program-tracker.js';
 import { ScreenClassifier } from './screen-classifier.js';
 import { SignalLedger, targetState } from './signal-ledger.js';
 import { StabilityWindow } from './stability-window.js';
 import { nextDeadline, phaseOf, timeMatters, type Phase, type WindowState } from './time-windows.js';
 import { UnseenSubmit } from './unseen-submit.js';
 import { FullscreenActivity, type FullscreenMode } from './fullscreen-activity.js';
+import { QuestionAnswer } from './question-answer.js';
 
 export interface AnalyzerOptions {
   cfg: Config;
@@ -58,6 +59,7 @@ export class PaneAnalyzer implements Tier1Host {
   /** Typed keys reach this pane (a `run` pane, a replay with input events); a tmux pane passes none on. */
   private keysSeen = false;
   private readonly fullscreen: FullscreenActivity;
+  private readonly question = new QuestionAnswer();
   state: MachineState = 'IDLE';
 
   private snap: ScreenSnapshot | null = null;
@@ -111,9 +113,13 @@ export class PaneAnalyzer implements Tier1Host {
   setState(state: MachineState): void {
     if (state === this.state) return;
     const wasRest = this.phase() === 'rest';
+    const wasWaiting = this.phase() === 'waiting';
     this.state = state;
     const phase = this.phase();
+    if (wasWaiting && phase !== 'waiting') this.question.leave();
     if (phase === 'rest') {
+      this.question.rest();
+      this.tier1.rest();
       this.anchor = null;
       this.interruptSeen = false;
       this.stalled = false;
@@ -121,6 +127,7 @@ export class PaneAnalyzer implements Tier1Host {
     }
     this.parked = false;
     if (phase === 'waiting') {
+      this.question.begin(this.now, this.reader.current);
       this.waitEnteredAt = this.now;
       this.waitEnteredHash = this.hash;
     }
@@ -148,6 +155,9 @@ export class PaneAnalyzer implements Tier1Host {
         return out;
       case 'alt-screen':
         this.fullscreen.noteAltScreen(ts.t, s.on);
+        // An agent leaving its full-screen TUI has exited (/exit, /quit) or handed the terminal over: the Enter
+        // that preceded it was no prompt to a turn, and the screen it leaves behind is no work.
+        if (!s.on && !this.readsFullscreen()) this.anchor = null;
         return out;
       default:
         this.tier1.signal(ts, out);
@@ -161,13 +171,23 @@ export class PaneAnalyzer implements Tier1Host {
     this.fullscreen.noteKey(t);
     if (/[\r\n]/.test(data)) this.armAnchor(t);
     if (data === '\x1b' && this.phase() === 'running') this.interruptSeen = true;
+    if (this.phase() === 'waiting') this.question.noteKey(t, data);
     return [];
   }
 
   process(t: number, name: string): Signal[] {
     this.now = Math.max(this.now, t);
+    const out: Signal[] = [];
+    // The shell gave the terminal to a job: the person's command started (a tmux pane's only sign of its Enter).
+    // Anchored like Enter, so the prompt still on screen at this instant cannot end the turn.
+    if (jobStarted(this.cfg, this.prog.processName, name) && this.phase() !== 'running') {
+      const age = this.anchorAge(t);
+      if (age === null || age > this.cfg.thresholds.anchor_evidence_window_s) this.armJobAnchor(t);
+      this.emit(out, t, 'run', 1, 'job.started', name);
+    }
     this.programChanged(this.prog.fromProcess(name));
-    return this.evaluate(t);
+    out.push(...this.evaluate(t));
+    return out;
   }
 
   change(ch: PaneChange): Signal[] {
@@ -261,6 +281,14 @@ export class PaneAnalyzer implements Tier1Host {
     this.anchor = { t, hash: this.hash, evidence: false, baseline: cls ? this.signature(cls) : '', moved: false, row: this.snap ? this.snap.baseY + this.snap.cursorY : undefined };
   }
 
+  /** A job's start as the turn's anchor. The shell has usually moved the cursor past the command line already (to
+   * the empty row where output begins): the anchor row is then the command's, so the output's first row is read. */
+  private armJobAnchor(t: number): void {
+    this.armAnchor(t);
+    const snap = this.snap;
+    if (this.anchor && snap && snap.cursorX === 0 && !this.cursorRow().trim() && this.anchor.row !== undefined) this.anchor.row--;
+  }
+
   /** The screen shows an explicit menu or question right now (a fact no hook's word hides). */
   menuOnScreen(t: number): boolean {
     if (!this.snap) return false;
@@ -275,12 +303,22 @@ export class PaneAnalyzer implements Tier1Host {
     const cls = this.reclassify(t);
     if (this.anchor && !this.anchor.moved && this.signature(cls) !== this.anchor.baseline) this.anchor.moved = true;
     const tier: Tier = cls.program === 'generic' ? 3 : 2;
-    const gateClosed = t - this.tier1.lastAt < th.prompt_silence_s;
+    if (this.phase() === 'waiting') this.question.noteScreen(cls);
+    // Tier 1 speaks, and the screen stands down; unless the person answered the question the pane waits on and
+    // the screen plainly shows what came of it (a hook from before the answer is stale).
+    const gateClosed = this.tier1.silent(t) && !(this.phase() === 'waiting' && this.question.movedOn(cls));
     const jobGated = tier === 3 && this.jobGateBlocks();
     const speak = (type: SignalType, rule: string, line: string, tierOverride?: Tier): void => {
       const tr = tierOverride ?? tier;
-      // A menu on screen is a fact no Tier 1 silence can hide; everything else waits for Tier 1 to fall quiet.
-      if (gateClosed && !(type === 'wait' && cls.explicit)) return this.suppress(t, type, tr, rule, 'prompt_silence_gate');
+      // A menu on screen is a fact no Tier 1 silence can hide, and so is a question (or its answer) while a command
+      // Tier 1 started runs; an end, or anything else, waits for Tier 1 to fall quiet.
+      const duringCommand = this.tier1.commandRunning && (type === 'wait' || type === 'run');
+      if (gateClosed && !(type === 'wait' && cls.explicit) && !duringCommand) return this.suppress(t, type, tr, rule, 'prompt_silence_gate');
+      // A command whose end is reported for certain ends by that report, not by a screen's guess: unless it turned
+      // out to read the person's input at a prompt of its own (a line editor) or to be a full-screen program.
+      if (this.tier1.endAssured && (type === 'done' || type === 'failed' || type === 'idle') && !this.snap!.bracketedPaste && !this.snap!.altScreen) {
+        return this.suppress(t, type, tr, rule, 'command_running');
+      }
       if (jobGated && tr === 3) return this.suppress(t, type, tr, rule, 'job_gate');
       // Debounce guards heuristics that a redraw can re-trigger; a turn the person submitted (Enter) is not one.
       if (tr === 3 && rule !== ANCHOR_RULE && t - this.ledger.lastFiredAt(type) < th.debounce_s) return this.suppress(t, type, tr, rule, 'debounce');
@@ -322,8 +360,9 @@ export class PaneAnalyzer implements Tier1Host {
     }
 
     if (this.phase() === 'waiting') {
-      // Keys typed at the question (echoed, not yet submitted) do not answer it: only Enter or real output does.
-      const answered = (this.anchor !== null && this.anchor.t >= this.waitEnteredAt) || this.lastMeaningfulAt > this.waitEnteredAt;
+      // Keys typed at the question (echoed, not yet submitted) do not answer it: only Enter, Esc or Ctrl-C (whose
+      // redraw reads as their echo) or real output does.
+      const answered = (this.anchor !== null && this.anchor.t >= this.waitEnteredAt) || this.lastMeaningfulAt > this.waitEnteredAt || this.question.dismissed;
       if (!answered && cls.verdict !== 'waiting') return out;
       switch (cls.verdict) {
         case 'waiting':
@@ -491,6 +530,11 @@ export class PaneAnalyzer implements Tier1Host {
     return this.snap?.lines[this.snap.cursorY] ?? '';
   }
 
+  /** This turn waited on the person and the wait has ended. */
+  get waitAnswered(): boolean {
+    return this.question.waitAnswered;
+  }
+
   anchorAge(t: number): number | null {
     return this.anchor ? t - this.anchor.t : null;
   }
@@ -503,9 +547,12 @@ export class PaneAnalyzer implements Tier1Host {
     this.programChanged(this.prog.claim(program, rule));
   }
 
-  /** A new program means a new profile: the next read classifies afresh. */
+  /** A new program means a new profile: the next read classifies afresh. An agent found behind what `run` took for
+   * one thing to do (`npx …`, a wrapper script) is a session: its own screens and hooks tell its turns. */
   private programChanged(changed: boolean): void {
-    if (changed) this.reader.invalidate();
+    if (!changed) return;
+    this.reader.invalidate();
+    if (this.prog.program !== 'shell' && this.prog.program !== 'generic') this.tier1.programIsSession();
   }
 
   emit(out: Signal[], t: number, type: SignalType, tier: Tier, rule: string, line: string): void {

@@ -3,6 +3,7 @@
 // Pure.
 import type { Config, ProgramId } from '../config/config.js';
 import { detectProgram, type DetectionInput } from './profiles/index.js';
+import { programName } from './program-kind.js';
 
 export class ProgramTracker {
   program: ProgramId;
@@ -52,4 +53,16 @@ export class ProgramTracker {
     this.rule = rule;
     return true;
   }
+}
+
+/**
+ * The foreground went from a shell to a job that is not a shell: a command the person gave it started. Jobs are
+ * told by name (a login shell reports itself as "-bash"); a shell starting a shell is a new prompt, not a command,
+ * and a session program it starts (vim, less, an agent: config `programs.sessions`) tells its own turns on screen.
+ */
+export function jobStarted(cfg: Config, before: string | undefined, after: string): boolean {
+  if (before === undefined) return false;
+  const shells = cfg.job_gate.shells;
+  if (!shells.includes(before.replace(/^-/, '')) || shells.includes(after.replace(/^-/, ''))) return false;
+  return !cfg.programs.sessions.includes(programName(after));
 }

@@ -6,6 +6,7 @@ import type { InBandSignal, TimedSignal } from '../screen/types.js';
 import type { MachineState, Signal, SignalType, Tier } from './types.js';
 import { agentStateAction } from './agent-state.js';
 import { hookAction } from './hook-table.js';
+import { HookTurns } from './hook-turns.js';
 import type { Phase } from './time-windows.js';
 
 /** What Tier 1 needs from the analyzer that hosts it. */
@@ -20,6 +21,8 @@ export interface Tier1Host {
   claimProgram(program: ProgramId, rule: string): void;
   /** The screen shows an explicit menu or question right now. */
   menuOnScreen(t: number): boolean;
+  /** This turn waited on the person and the wait has ended. */
+  readonly waitAnswered: boolean;
   emit(out: Signal[], t: number, type: SignalType, tier: Tier, rule: string, line: string): void;
   suppress(t: number, type: SignalType, tier: Tier, rule: string, reason: string): void;
 }
@@ -31,13 +34,40 @@ export class Tier1Inputs {
   lastAt = -Infinity;
   /** Shell integration said a command started and has not said it ended. */
   private running = false;
+  /** `run`'s one-shot program runs: its source reports its end for certain, with the exit status. */
+  private program = false;
   /** Codex's `working` with no prompt submitted, waiting to persist (it blips at launch). */
   private pendingWorking: { t: number; line: string } | null = null;
+  /** A hook handed the decision back to the screen at this time (a turn end held for a queued prompt). */
+  private yieldedAt = -Infinity;
+  private readonly turns = new HookTurns();
 
   constructor(private readonly host: Tier1Host) {}
 
   get pending(): boolean {
     return this.pendingWorking !== null;
+  }
+
+  /** Whether the screen tiers stand down at `t`: Tier 1 spoke within the silence window and has not since handed
+   * the decision to the screen. */
+  silent(t: number): boolean {
+    return t - this.lastAt < this.host.cfg.thresholds.prompt_silence_s && this.yieldedAt < this.lastAt;
+  }
+
+  /** The pane is at rest (the hooks' count of a stretch of work starts again). */
+  rest(): void {
+    this.turns.rest();
+  }
+
+  /** A command Tier 1 reported started has not been reported ended: questions it asks are still the screen's. */
+  get commandRunning(): boolean {
+    return this.running || this.program;
+  }
+
+  /** The running command's end will be reported for certain, with its exit status (`run`'s one-shot program): the
+   * screen's guesses that it ended (a completion word, quiet) wait for that report. */
+  get endAssured(): boolean {
+    return this.program;
   }
 
   /** Handles a Tier 1 in-band signal; returns false for any other kind (the analyzer's own business). */
@@ -47,17 +77,21 @@ export class Tier1Inputs {
     switch (s.kind) {
       case 'command-executed':
         this.lastAt = ts.t;
-        this.running = true;
+        // `run` sees its program exit, so that end is sure to come (see `endAssured`); a shell's marks inside it
+        // (a nested integrated shell) are commands of their own.
+        if (s.protocol === 'run') this.program = true;
+        else this.running = true;
         h.emit(out, ts.t, 'run', 1, `${s.protocol}.command_executed`, ts.line);
         return true;
       case 'command-finished': {
         this.lastAt = ts.t;
-        const wasRunning = this.running || h.phase() !== 'rest';
-        this.running = false;
+        const wasRunning = (s.protocol === 'run' ? this.program : this.running) || h.phase() !== 'rest';
+        if (s.protocol === 'run') this.program = false;
+        else this.running = false;
         // The shell says nothing ran (an empty Enter): no turn to complete.
         if (!wasRunning) h.clearAnchor();
-        else if (s.exitCode === undefined || s.exitCode === 0) h.emit(out, ts.t, 'done', 1, `${s.protocol}.command_finished`, ts.line || `exit ${s.exitCode ?? 'none'}`);
-        else h.emit(out, ts.t, 'failed', 1, `${s.protocol}.command_failed`, ts.line.trim() ? `exit ${s.exitCode}: ${ts.line}` : `exit ${s.exitCode}`);
+        else if (s.exitCode === undefined) h.emit(out, ts.t, 'done', 1, `${s.protocol}.command_finished`, ts.line || 'exit none');
+        else h.emit(out, ts.t, s.exitCode === 0 ? 'done' : 'failed', 1, `${s.protocol}.command_${s.exitCode === 0 ? 'finished' : 'failed'}`, exitLine(s.exitCode, ts.line));
         return true;
       }
       case 'prompt-start':
@@ -77,6 +111,12 @@ export class Tier1Inputs {
       default:
         return false;
     }
+  }
+
+  /** The one-shot program turned out to be a session (an agent): its end is no longer waited for; its exit, should
+   * it come mid-turn, still reports. */
+  programIsSession(): void {
+    this.program = false;
   }
 
   /** A pending `working` that persisted long enough is believed. */
@@ -111,10 +151,19 @@ export class Tier1Inputs {
   /** An agent's hook (delivered by the daemon): mapped through hook-table.ts. */
   private hook(t: number, s: HookSignal, line: string, out: Signal[]): void {
     const h = this.host;
-    this.lastAt = t;
     h.claimProgram(s.agent, `detect.${s.agent}.hook`);
     const action = hookAction(s.agent, s.event, s.detail, h.state);
+    if (action.kind === 'signal') {
+      // In the light of the hooks before it and of the screen (hook-turns.ts): a held or stale hook is no Tier 1 word.
+      const review = this.turns.review(action.effect, { state: h.state, menuOnScreen: () => h.menuOnScreen(t), waitAnswered: h.waitAnswered });
+      if (review.kind === 'suppress') {
+        if (review.toScreen) this.yieldedAt = t;
+        return h.suppress(t, action.type, 1, action.rule, review.reason);
+      }
+    }
+    // A hook that says nothing about the state (SessionStart, an unknown event) does not silence the screen.
     if (action.kind === 'none') return;
+    this.lastAt = t;
     // A menu on screen is a fact: a hook's "working" (a late PreToolUse) does not hide it.
     if (action.type === 'run' && h.menuOnScreen(t)) return h.suppress(t, 'run', 1, action.rule, 'menu_on_screen');
     // The prompt the hook reports anchors the turn like Enter, unless Enter (seen in the pane) already did.
@@ -122,4 +171,9 @@ export class Tier1Inputs {
     if (action.effect === 'turn_start' && (age === null || age > h.cfg.thresholds.anchor_evidence_window_s)) h.armAnchor(t);
     h.emit(out, t, action.type, 1, action.rule, line || s.event);
   }
+}
+
+/** "exit 1: 3 tests failed": the status first, then the line that says why. */
+function exitLine(code: number, line: string): string {
+  return line.trim() ? `exit ${code}: ${line}` : `exit ${code}`;
 }

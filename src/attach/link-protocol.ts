@@ -26,6 +26,9 @@ export type LinkMessage =
   | { type: 'input'; data: string }
   | { type: 'resize'; cols: number; rows: number }
   | { type: 'process'; name: string; pid?: number }
+  /** The wrapper's program, run as one command, started or ended (with its exit status): Tier 1. */
+  | { type: 'command'; phase: 'executed' }
+  | { type: 'command'; phase: 'finished'; exitCode: number }
   | { type: 'exit'; code: number | null; signal?: number | null };
 
 /** What the daemon sends back down the link. */
@@ -43,6 +46,8 @@ const PANE_ID = /^(?!\.{1,2}$)[A-Za-z0-9._:@-]{1,80}$/;
 const MAX_NAME = 80;
 const MAX_COMMAND = 4096;
 const MAX_PROCESS_NAME = 256;
+/** Exit statuses run from 0 to 255 (128+N for a signal N). */
+const MAX_EXIT_STATUS = 255;
 /** A terminal larger than this is a corrupt message, not a screen. */
 const MAX_DIMENSION = 2000;
 
@@ -82,6 +87,10 @@ export function parseLinkMessage(raw: string): LinkMessage {
       return { type: 'resize', cols: dim(o, 'cols'), rows: dim(o, 'rows') };
     case 'process':
       return { type: 'process', name: str(o, 'name', MAX_PROCESS_NAME), ...(o['pid'] !== undefined && { pid: int(o, 'pid') }) };
+    case 'command':
+      if (o['phase'] === 'executed') return { type: 'command', phase: 'executed' };
+      if (o['phase'] === 'finished') return { type: 'command', phase: 'finished', exitCode: range(o, 'exitCode', 0, MAX_EXIT_STATUS) };
+      throw new LinkMessageError('command: phase must be executed or finished');
     case 'exit':
       return { type: 'exit', code: o['code'] === null ? null : int(o, 'code'), signal: o['signal'] == null ? null : int(o, 'signal') };
     default:

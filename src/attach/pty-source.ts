@@ -20,8 +20,10 @@ const KILL_GRACE_MS = 3000;
 export interface PtySourceOptions {
   id: string;
   name: string;
-  /** argv: the program and its arguments. */
+  /** argv: the program and its arguments, as the person gave them. */
   command: string[];
+  /** What is actually started, when it differs from `command` (a shell given its integration). */
+  exec?: string[];
   cols: number;
   rows: number;
   /** Pane time: the monitor's clock, so event times and transition times agree. */
@@ -30,11 +32,23 @@ export interface PtySourceOptions {
   cwd?: string;
   /** Override for tests; defaults to FOREGROUND_POLL_MS. */
   foregroundPollMs?: number;
+  /** The program is one thing to do, not a session (src/analysis/program-kind.ts): its start and its exit are
+   * reported as one command's (`command` events), which makes the program itself a turn. */
+  oneShot?: boolean;
 }
 
 export interface PtyExit {
   code: number | null;
   signal: number | null;
+}
+
+/** Exit status of a process killed by signal N is this plus N (shell convention). */
+const SIGNAL_EXIT_BASE = 128;
+
+/** The status a shell would report: the exit code, or 128+N when signal N ended the program. */
+export function exitStatus(exit: PtyExit): number {
+  if (exit.signal) return SIGNAL_EXIT_BASE + exit.signal;
+  return exit.code ?? 1;
 }
 
 export class PtySource implements PaneSource {
@@ -70,7 +84,7 @@ export class PtySource implements PaneSource {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(this.opts.env ?? process.env)) if (v !== undefined && !STALE_SIZE_VARS.includes(k)) env[k] = v;
     env[PANE_ID_ENV] = this.opts.id;
-    const [file, ...args] = this.opts.command as [string, ...string[]];
+    const [file, ...args] = (this.opts.exec ?? this.opts.command) as [string, ...string[]];
     const term = pty.spawn(file, args, {
       name: env['TERM'] || DEFAULT_TERM,
       cols: this.opts.cols,
@@ -79,6 +93,7 @@ export class PtySource implements PaneSource {
       env,
     });
     this.term = term;
+    if (this.opts.oneShot) this.emit({ kind: 'command', t: this.now(), phase: 'executed' });
     // node-pty emits exit only after the pty's output is fully read, so 'exit' is always the last event.
     term.onData((data) => this.emit({ kind: 'output', t: this.now(), data }));
     term.onExit(({ exitCode, signal }) => {
@@ -87,6 +102,7 @@ export class PtySource implements PaneSource {
       const exit: PtyExit = signal ? { code: null, signal } : { code: exitCode, signal: null };
       this.exitInfo = exit;
       this.term = null;
+      if (this.opts.oneShot) this.emit({ kind: 'command', t: this.now(), phase: 'finished', exitCode: exitStatus(exit) });
       this.emit({ kind: 'exit', t: this.now(), code: exit.code, signal: exit.signal });
       for (const w of this.exitWaiters.splice(0)) w(exit);
     });

@@ -97,9 +97,21 @@ function toEvent(t: number, code: string, data: string): PaneEvent | null {
       const m = /^(\d+)x(\d+)$/.exec(data.trim());
       return m ? { kind: 'resize', t, cols: Number(m[1]), rows: Number(m[2]) } : null;
     }
+    case 'm':
+      return commandMarker(t, data);
     default:
-      return null; // markers carry no pane content
+      return null;
   }
+}
+
+/** `run --record` marks its one-shot program's start and end: "command executed", "command finished 1". Any other
+ * marker (a person's chapter mark) carries no pane content. */
+export const COMMAND_MARKER = /^termsupervisor: command (executed|finished (\d{1,3}))$/;
+
+function commandMarker(t: number, label: string): PaneEvent | null {
+  const m = COMMAND_MARKER.exec(label);
+  if (!m) return null;
+  return m[2] === undefined ? { kind: 'command', t, phase: 'executed' } : { kind: 'command', t, phase: 'finished', exitCode: Number(m[2]) };
 }
 
 /** An "h" event's data: `{"agent", "event", "payload"}` as the hook command received it; null if it names none. */

@@ -8,6 +8,10 @@ export type PaneEvent =
   | { kind: 'resize'; t: number; cols: number; rows: number }
   /** The pane's foreground job changed (process name as the OS reports it, e.g. `sleep`, `node`). */
   | { kind: 'process'; t: number; name: string; pid?: number }
+  /** The source started the pane's program as one command and saw it start (`executed`) or end (`finished`, with
+   * its exit status): `run`'s one-shot programs (src/analysis/program-kind.ts). Tier 1, like a shell's own marks. */
+  | { kind: 'command'; t: number; phase: 'executed' }
+  | { kind: 'command'; t: number; phase: 'finished'; exitCode: number }
   | { kind: 'exit'; t: number; code: number | null; signal?: number | null };
 
 export interface PaneSourceInfo {

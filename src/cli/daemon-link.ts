@@ -60,6 +60,8 @@ export class DaemonLink {
   dropped = 0;
   /** A daemon welcomed this pane before: the next one (a restart, a reconnect) has missed what the screen shows. */
   private everWelcomed = false;
+  /** The pane's one-shot program has started and not ended: a daemon that joins later is told so. */
+  private commandRunning = false;
 
   constructor(private readonly opts: LinkOptions) {
     this.size = { cols: opts.hello.cols, rows: opts.hello.rows };
@@ -86,6 +88,7 @@ export class DaemonLink {
 
   send(ev: PaneEvent): void {
     if (ev.kind === 'resize') this.size = { cols: ev.cols, rows: ev.rows };
+    if (ev.kind === 'command') this.commandRunning = ev.phase === 'executed';
     const ws = this.ws;
     if (!ws || !this.welcomed || ws.readyState !== ws.OPEN) {
       const m = toMessage(ev);
@@ -148,6 +151,8 @@ export class DaemonLink {
       if (m.type === 'welcome') {
         this.welcomed = true;
         if ((this.everWelcomed || this.dropped > 0) && this.opts.repaint) ws.send(JSON.stringify({ type: 'output', data: this.opts.repaint() }));
+        // A daemon that missed the program's start (a restart mid-run) learns it still runs: its exit is then a turn's end.
+        if (this.everWelcomed && this.commandRunning) ws.send(JSON.stringify({ type: 'command', phase: 'executed' } satisfies LinkMessage));
         this.everWelcomed = true;
         for (const e of this.early ?? []) ws.send(JSON.stringify(e));
         this.early = null;
@@ -185,6 +190,8 @@ function toMessage(ev: PaneEvent): LinkMessage {
       return { type: 'resize', cols: ev.cols, rows: ev.rows };
     case 'process':
       return { type: 'process', name: ev.name, ...(ev.pid !== undefined && { pid: ev.pid }) };
+    case 'command':
+      return ev.phase === 'executed' ? { type: 'command', phase: 'executed' } : { type: 'command', phase: 'finished', exitCode: ev.exitCode };
     case 'exit':
       return { type: 'exit', code: ev.code, signal: ev.signal ?? null };
   }

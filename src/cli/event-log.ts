@@ -33,6 +33,10 @@ export interface PaneStartEvent extends EventBase {
   cols: number;
   rows: number;
   agent: string;
+  /** The program is one thing to do, itself one turn (not a session: shell, REPL, agent, editor). */
+  one_shot: boolean;
+  /** A shell started with the injected shell integration. */
+  shell_integration: boolean;
 }
 
 export interface TransitionEvent extends EventBase {

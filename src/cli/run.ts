@@ -8,7 +8,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { ReadStream, WriteStream } from 'node:tty';
 import { AGENT_CHOICES } from '../config/config.js';
 import { CastWriter } from '../attach/asciicast.js';
-import { PtySource, type PtyExit } from '../attach/pty-source.js';
+import { exitStatus, PtySource } from '../attach/pty-source.js';
 import type { PaneEvent } from '../attach/source.js';
 import { PaneMonitor } from '../daemon/pane-monitor.js';
 import { RealClock } from '../state/clock.js';
@@ -23,15 +23,21 @@ import { findExecutable } from './which.js';
 import { DaemonLink, findDaemon } from './daemon-link.js';
 import { redactCommand } from '../daemon/redact.js';
 import { randomBytes } from 'node:crypto';
+import { programKind } from '../analysis/program-kind.js';
+import { injectShellIntegration, type Injection } from '../shell/inject.js';
 
 export const RUN_USAGE = `usage: termsupervisor run [--name N] [--agent A] [--record file.cast] [--log PATH] [--config PATH]
-                        [--cols N] [--rows N] [--daemon URL | --no-daemon] -- <command...>
+                        [--cols N] [--rows N] [--daemon URL | --no-daemon] [--no-shell-integration] -- <command...>
 
 Runs a command in a watched pseudo-terminal. Use it exactly as without the wrapper: keys, output, resizes, Ctrl-C
 and the exit code pass through. Each state transition (IDLE, RUNNING, LONG_RUNNING, WAITING_APPROVAL, DONE, FAILED)
 is appended as one JSON line to the event log; follow it with 'termsupervisor logs --follow'.
+A command that is one thing to do (npm test, make, bash -c …, python3 script.py) is one turn: RUNNING from its start,
+DONE or FAILED at its exit with the exit code. A session (a shell, REPL, agent, editor) gets a turn per thing asked
+of it; bash, zsh and fish get shell integration (their own rc files still load, nothing is written to them).
   --name     the pane's name in the log (default: the command's name)
-  --agent    auto (default) | claude | codex | gemini | shell | generic: which profile reads the screen
+  --agent    auto (default) | claude | codex | gemini | shell | generic: which profile reads the screen (an agent
+             named here is a session, whatever command starts it)
   --record   also save the session as an asciicast v2 file (replay it with 'termsupervisor replay')
   --log      event log path (default: $XDG_STATE_HOME/termsupervisor/events.jsonl)
   --config   a config file (default: $XDG_CONFIG_HOME/termsupervisor/config.json if present)
@@ -39,6 +45,7 @@ is appended as one JSON line to the event log; follow it with 'termsupervisor lo
   --daemon   join this daemon (default: $TERMSUPERVISOR_DAEMON, else the running daemon, found through its
              runtime file); the pane then shows on its dashboard. Without a daemon the wrapper runs standalone.
   --no-daemon  never join a daemon
+  --no-shell-integration  start bash, zsh or fish without the injected shell integration (config run.shell_integration)
 Without a terminal on stdin, input is passed through as is and EOF (Ctrl-D) is sent when it ends.
 The exit code is the command's (128+N if a signal N killed it; 127 if it was not found).
 examples:
@@ -56,8 +63,6 @@ const EXIT_USAGE = 2;
 const RECORD_MODE = 0o600;
 /** What a shell returns for a command it cannot find. */
 const EXIT_NOT_FOUND = 127;
-/** Exit status of a process killed by signal N is this plus N (shell convention). */
-const SIGNAL_EXIT_BASE = 128;
 /** Ctrl-D: end of input on a pty in canonical mode (and readline's "exit" on an empty line). */
 const EOF_KEY = '\x04';
 /** States in which the pane's program is reading from the person, not working. */
@@ -70,7 +75,7 @@ const EXIT_SAFETY_MS = 2000;
 let paneSeq = 0;
 
 export async function runCommand(argv: string[]): Promise<number> {
-  const a = parseArgs(argv, { values: ['name', 'agent', 'record', 'log', 'config', 'cols', 'rows', 'daemon'], flags: ['help', 'no-daemon'] });
+  const a = parseArgs(argv, { values: ['name', 'agent', 'record', 'log', 'config', 'cols', 'rows', 'daemon'], flags: ['help', 'no-daemon', 'no-shell-integration'] });
   if (a.options.has('help')) {
     process.stdout.write(RUN_USAGE + '\n');
     return 0;
@@ -102,7 +107,11 @@ export async function runCommand(argv: string[]): Promise<number> {
   const clock = new RealClock();
   const wallOrigin = Date.now();
   const id = `run-${process.pid}-${++paneSeq}-${randomBytes(3).toString('hex')}`;
-  const source = new PtySource({ id, name, command, ...size, clock });
+  // A one-shot program is itself the turn; a session's shell gets shell integration (src/shell/inject.ts).
+  // --agent naming an agent says the program is one, whatever starts it: a session.
+  const kind = agent === 'claude' || agent === 'codex' || agent === 'gemini' ? 'session' : programKind(cfg.programs, command);
+  const injected = kind === 'session' && cfg.run.shell_integration && !a.options.has('no-shell-integration') ? injectOrWarn(command) : null;
+  const source = new PtySource({ id, name, command, ...size, clock, oneShot: kind === 'one-shot', ...(injected && { exec: injected.argv, env: withEnv(process.env, injected.env) }) });
   const monitor = new PaneMonitor({ cfg, clock, ...size, agent, command: command.join(' ') });
   const cast = record ? new CastWriter(record, { width: size.cols, height: size.rows, title: name, env: castEnv() }, wallOrigin) : null;
   const wall = (t: number) => wallOrigin + t * 1000;
@@ -157,6 +166,9 @@ export async function runCommand(argv: string[]): Promise<number> {
       cast?.write('i', ev.data, wall(ev.t));
     } else if (ev.kind === 'resize') {
       cast?.write('r', `${ev.cols}x${ev.rows}`, wall(ev.t));
+    } else if (ev.kind === 'command') {
+      // A marker (asciicast's own kind of event), so a replay of the recording has the same one-shot turn.
+      cast?.write('m', `termsupervisor: command ${ev.phase === 'executed' ? 'executed' : `finished ${ev.exitCode}`}`, wall(ev.t));
     }
     monitor.handle(ev);
     link?.send(ev);
@@ -167,7 +179,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   });
 
   await source.start();
-  log.append({ ...base('pane_start', 0), kind: 'pane_start', command: redactCommand(command.join(' ')), pid: source.pid, ...size, agent });
+  log.append({ ...base('pane_start', 0), kind: 'pane_start', command: redactCommand(command.join(' ')), pid: source.pid, ...size, agent, one_shot: kind === 'one-shot', shell_integration: injected !== null });
   const detach = attachTerminal(source, () => eof.start());
   const exit = await source.exited();
   eof.stop();
@@ -175,7 +187,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   stdout.off('error', onStdoutError);
 
   await monitor.flush();
-  const code = exitCode(exit);
+  const code = exitStatus(exit);
   log.append({ ...base('pane_exit', clock.now() / 1000), kind: 'pane_exit', code: exit.code, signal: exit.signal, exit_code: code });
   monitor.stop();
   await link?.close();
@@ -186,6 +198,27 @@ export async function runCommand(argv: string[]): Promise<number> {
   }
   setTimeout(() => process.exit(code), EXIT_SAFETY_MS).unref();
   return code;
+}
+
+/** The shell integration start-up files could not be written (a read-only runtime dir): say so, start the shell
+ * as it is. */
+function injectOrWarn(command: string[]): Injection | null {
+  try {
+    return injectShellIntegration(command, process.env);
+  } catch (e) {
+    process.stderr.write(`termsupervisor: run: no shell integration: ${(e as Error).message}\n`);
+    return null;
+  }
+}
+
+/** `env` with `changes` applied (a null value removes the variable). */
+function withEnv(env: NodeJS.ProcessEnv, changes: Record<string, string | null>): NodeJS.ProcessEnv {
+  const out = { ...env };
+  for (const [k, v] of Object.entries(changes)) {
+    if (v === null) delete out[k];
+    else out[k] = v;
+  }
+  return out;
 }
 
 /**
@@ -251,11 +284,6 @@ class Holds {
     if (!this.reasons.delete(reason) || this.reasons.size > 0) return;
     this.source.resume();
   }
-}
-
-function exitCode(exit: PtyExit): number {
-  if (exit.signal) return SIGNAL_EXIT_BASE + exit.signal;
-  return exit.code ?? 1;
 }
 
 function initialSize(a: ParsedArgs): { cols: number; rows: number } {

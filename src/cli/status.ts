@@ -1,7 +1,7 @@
 // `termsupervisor status`: one line per pane from the running daemon — state (dashboard colours), how long, name
 // and id, program, a "needs you" mark, and the rule and screen line that decided it. --json for scripts.
 import type { PaneView } from '../web/api-types.js';
-import { duration, STALL_ICON, STATE_ICON } from '../web/state-words.js';
+import { duration, EXIT_CODE_UNKNOWN, STALL_ICON, STATE_ICON } from '../web/state-words.js';
 import { parseArgs, UsageError } from './args.js';
 import { colorMode, painter, STATE_COLOR, type Paint } from './colors.js';
 import { DAEMON_OPTION_HELP, daemonJson, daemonTarget } from './daemon-client.js';
@@ -50,7 +50,7 @@ export function statusLines(panes: PaneView[], now: number, paint: Paint): strin
     const name = cut(p.name, nameW).padEnd(nameW);
     // A fixed-width "needs you" column keeps the rest aligned; stalled and closed are rarer and go after it.
     const needs = p.needsYou ? paint(color, NEEDS_YOU, true) : ' '.repeat(NEEDS_YOU.length);
-    const extra = [p.stalled ? paint('stalled', `${STALL_ICON} stalled`) : '', p.alive ? '' : paint('dim', 'closed')];
+    const extra = [p.stalled ? paint('stalled', `${STALL_ICON} stalled`) : '', p.alive ? '' : paint('dim', 'closed'), p.exitCodeUnknown ? paint('dim', EXIT_CODE_UNKNOWN) : ''];
     const why = [p.rule, p.line ? JSON.stringify(cut(p.line.trim(), LINE_WIDTH)) : ''].filter(Boolean).join(' ');
     return [state, age, name, p.program.padEnd(progW), needs, ...extra, why && paint('dim', why), paint('dim', `[${p.id}]`)].filter(Boolean).join('  ');
   });

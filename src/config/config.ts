@@ -291,6 +291,18 @@ export interface Config {
   log: LogConfig;
   tmux: TmuxConfig;
   tasks: TasksConfig;
+  programs: ProgramsConfig;
+  run: { shell_integration: boolean };
+}
+
+/** Which programs are sessions and which are one thing to do (section `programs`, src/analysis/program-kind.ts). */
+export interface ProgramsConfig {
+  launchers: string[];
+  interpreters: string[];
+  interpreter_value_options: string[];
+  interactive_flags: string[];
+  sessions: string[];
+  session_one_shot_args: string[];
 }
 
 /** Supervised runs: defaults of every task's guardrails, and the LLM judge (config section `tasks`). */

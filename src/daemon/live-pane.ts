@@ -185,5 +185,12 @@ export function paneView(r: PaneRecord, edge: string[], alive: boolean, shellInt
     needsYou: alive && (NEEDS_YOU.has(r.state) || r.stalled),
     edge: alive ? edge.map(redactText) : [],
     shellIntegration,
+    exitCodeUnknown: exitCodeUnknown(r, shellIntegration),
   };
+}
+
+/** A shell's DONE that its screen decided (no exit code came with it): a prompt came back, nothing says whether
+ * the command succeeded. Tier 1 ends (shell integration, `run`'s own exit status) carry the code. */
+function exitCodeUnknown(r: PaneRecord, shellIntegration: boolean): boolean {
+  return r.state === 'DONE' && r.program === 'shell' && r.tier !== 1 && !shellIntegration;
 }

@@ -56,6 +56,8 @@ export class PaneLinks {
           return this.registry.feed(paneId!, { kind: 'resize', cols: m.cols, rows: m.rows });
         case 'process':
           return this.registry.feed(paneId!, { kind: 'process', name: m.name, ...(m.pid !== undefined && { pid: m.pid }) });
+        case 'command':
+          return this.registry.feed(paneId!, m.phase === 'executed' ? { kind: 'command', phase: 'executed' } : { kind: 'command', phase: 'finished', exitCode: m.exitCode });
         case 'exit':
           return this.registry.feed(paneId!, { kind: 'exit', code: m.code, signal: m.signal ?? null });
       }
@@ -64,7 +66,7 @@ export class PaneLinks {
       clearTimeout(helloTimer);
       if (paneId !== null && this.byPane.get(paneId) === ws) {
         this.byPane.delete(paneId);
-        this.registry.close(paneId, 'link closed');
+        void this.registry.closeWhenRead(paneId, 'link closed');
       }
     };
     ws.on('close', gone);

@@ -13,6 +13,7 @@ import { forcedProgram } from '../analysis/profiles/index.js';
 import type { Signal } from '../analysis/types.js';
 import { paneMachine, signalEvent, type Transition } from '../state/pane-machine.js';
 import type { Clock } from '../state/clock.js';
+import { redactCommand } from './redact.js';
 
 /** Keys that submit, interrupt or answer (Enter, Esc, Ctrl-C, Ctrl-D, Tab): a turn may start or end with them. */
 const CONTROL_KEYS = /[\r\n\x1b\x03\x04\t]/;
@@ -296,6 +297,17 @@ export class PaneMonitor {
       case 'process':
         this.apply(this.analyzer.process(ev.t, ev.name));
         break;
+      case 'command': {
+        // The source's own word on its program (Tier 1): read on a fresh screen, like a shell's OSC 133 mark.
+        this.queue.noteEvent(ev.t);
+        this.maybeTake(ev.t, true);
+        const signal: InBandSignal =
+          ev.phase === 'executed' ? { kind: 'command-executed', protocol: 'run' } : { kind: 'command-finished', protocol: 'run', exitCode: ev.exitCode };
+        // Started: the command it runs; ended: its last words on screen (the summary a person looks for).
+        const line = ev.phase === 'executed' ? redactCommand(this.opts.command ?? '') : (this.screen.edge(1)[0]?.trim() ?? '');
+        this.apply(this.analyzer.signal({ t: ev.t, signal, line }));
+        break;
+      }
       case 'exit':
         this.exited = { t: ev.t, code: ev.code };
         this.maybeTake(ev.t, true);

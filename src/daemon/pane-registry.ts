@@ -39,6 +39,8 @@ export interface OpenPane {
   agent: AgentChoice;
 }
 
+/** A closing pane's queued events are read within this long (a terminal is parsing megabytes): then it closes. */
+const CLOSE_READ_MAX_MS = 2000;
 /** Counters of analyzers are folded into the store this often (ms): stats survive restarts, cheaply. */
 const COUNTER_SYNC_MS = 5000;
 
@@ -107,6 +109,20 @@ export class PaneRegistry implements DaemonApi {
     if (cut) this.opts.store.saveTurn(cut);
     this.opts.store.upsertPane(pane.record);
     this.emit({ type: 'pane', pane: paneView(pane.record, [], false) });
+  }
+
+  /**
+   * The source went away right after its last events (a wrapper's exit, then its link closing): they are read and
+   * judged first, so a one-shot program's exit status is the closed pane's last state, not lost with the pane.
+   */
+  async closeWhenRead(id: string, why: string): Promise<void> {
+    const pane = this.live.get(id);
+    if (!pane) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([pane.monitor.flush(), new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_READ_MAX_MS)))]);
+    clearTimeout(timer);
+    // A wrapper that came back meanwhile has a new pane under the same id: that one stays.
+    if (this.live.get(id) === pane) this.close(id, why);
   }
 
   /** Type `text` into a live pane as if the person had (supervised runs). False when its source cannot. */

@@ -4,9 +4,10 @@
 export type InBandSignal =
   | { kind: 'prompt-start'; protocol: 'osc133' | 'osc633' }
   | { kind: 'command-input'; protocol: 'osc133' | 'osc633' }
-  | { kind: 'command-executed'; protocol: 'osc133' | 'osc633' }
+  /** `run`: the wrapper's own program started as one command; its end always comes (it sees the exit). */
+  | { kind: 'command-executed'; protocol: 'osc133' | 'osc633' | 'run' }
   /** exitCode undefined = the prompt came back with no command run (D without a code). */
-  | { kind: 'command-finished'; protocol: 'osc133' | 'osc633'; exitCode: number | undefined }
+  | { kind: 'command-finished'; protocol: 'osc133' | 'osc633' | 'run'; exitCode: number | undefined }
   | { kind: 'command-line'; protocol: 'osc633'; commandLine: string }
   | { kind: 'user-var'; name: string; value: string }
   | { kind: 'cwd'; path: string }

@@ -6,7 +6,9 @@ import type { MachineState, Tier } from '../analysis/types.js';
 export type AttachKind = 'run' | 'tmux' | 'iterm2' | 'replay';
 
 /** Which kind of evidence put a pane in its state, in words (the tier, plus timers and the person). */
-export type SignalSource = 'in-band' | 'hook' | 'profile' | 'heuristic' | 'timer' | 'user';
+/** process: what the pane's source saw of its processes (`run`'s program starting and exiting, a shell's foreground
+ * job starting), not what the program printed. */
+export type SignalSource = 'in-band' | 'hook' | 'process' | 'profile' | 'heuristic' | 'timer' | 'user';
 
 export interface PaneRecord {
   /** Stable across daemon restarts for the same pane (run: chosen by the wrapper; tmux: server + pane id). */

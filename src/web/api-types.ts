@@ -43,6 +43,9 @@ export interface PaneView {
   edge: string[];
   /** Shell-integration marks (OSC 133/633, Tier 1) have been seen in this pane since it attached. */
   shellIntegration: boolean;
+  /** DONE was read from a shell's screen, with no shell integration seen: whether the command succeeded is not
+   * known (shell integration reports its exit code). Shown as "exit codes unknown: install shell integration". */
+  exitCodeUnknown: boolean;
 }
 
 export interface TransitionView extends Omit<TransitionRecord, 'paneId'> {

@@ -13,6 +13,8 @@ export const STATE_ICON: Record<MachineState, string> = {
   FAILED: '✗',
 };
 export const STALL_ICON = '⚠';
+/** Said beside a DONE read from a shell's screen, whose command's success is not known (PaneView.exitCodeUnknown). */
+export const EXIT_CODE_UNKNOWN = 'exit codes unknown: install shell integration';
 
 /** "4s", "3m 07s", "2h 05m", "3d 4h": coarse enough to read at a glance. */
 export function duration(ms: number): string {

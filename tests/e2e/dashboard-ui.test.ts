@@ -80,6 +80,21 @@ describe.skipIf(BROWSER_MISSING)('dashboard (stand-in daemon)', () => {
     expect(await card('x').locator('.open').getAttribute('aria-label')).toBe('agent-x: RUNNING, stalled. Open details');
   });
 
+  it("a shell's DONE read from its screen says its exit code is not known; a Tier 1 DONE does not", async () => {
+    daemon.pane(paneView('guess', { name: 'work:0.0', attach: 'tmux', state: 'DONE', needsYou: true, tier: 2, source: 'profile', rule: 'shell.prompt_bracketed_paste', exitCodeUnknown: true }), true);
+    daemon.pane(paneView('known', { name: 'build', state: 'DONE', needsYou: true, tier: 1, source: 'process', rule: 'run.command_finished', line: 'exit 0' }), true);
+    await load();
+    const hint = card('guess').locator('.exit-unknown');
+    await hint.waitFor({ state: 'visible' });
+    expect(await hint.innerText()).toBe('exit codes unknown: install shell integration');
+    expect(await hint.getAttribute('title')).toContain('shell-integration');
+    expect(await card('known').locator('.exit-unknown').isHidden()).toBe(true);
+    // The next turn is under way: nothing to say about an exit code.
+    daemon.pane(paneView('guess', { name: 'work:0.0', attach: 'tmux', state: 'RUNNING', tier: 1, source: 'process', rule: 'job.started', exitCodeUnknown: false }));
+    await card('guess').locator('.state', { hasText: 'RUNNING' }).waitFor();
+    expect(await hint.isHidden()).toBe(true);
+  });
+
   it('per-state toggles and mute are remembered across reloads', async () => {
     await load();
     await page.getByRole('button', { name: 'Alert settings' }).click();

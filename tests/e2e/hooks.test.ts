@@ -2,7 +2,7 @@
 // `termsupervisor hook` at the moments Claude Code would (tests/fixtures/hooks/fake-claude.sh), the hook with no
 // daemon at all, and `termsupervisor hooks install` on a scratch home.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -64,7 +64,11 @@ describe('a pane whose program runs its hooks', () => {
     const feed = await dm.feed();
     cleanups.push(() => feed.ws.close());
     const env = { ...d.env, TERMSUPERVISOR_BIN: BIN };
-    const w = spawn(process.execPath, [BIN, 'run', '--log', join(d.dir, 'events.jsonl'), '--name', 'fake-claude', '--', 'bash', FAKE_CLAUDE], {
+    // Started as a person starts Claude Code: a program named `claude` (a session, no turn at its start).
+    const claude = join(d.dir, 'bin', 'claude');
+    mkdirSync(join(d.dir, 'bin'));
+    symlinkSync(FAKE_CLAUDE, claude);
+    const w = spawn(process.execPath, [BIN, 'run', '--log', join(d.dir, 'events.jsonl'), '--name', 'fake-claude', '--', claude], {
       cwd: ROOT,
       env,
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/build.js';
-import { daemonDirs, DaemonProcess, until, type DaemonDirs } from './daemon-harness.js';
+import { daemonDirs, DaemonProcess, runCli, until, type DaemonDirs } from './daemon-harness.js';
+import { BIN } from './harness.js';
 import { BASH, playback, pythonMissing, TestTmux, tmuxMissing } from '../helpers/tmux-server.js';
 import { ReplaySource } from '../../src/attach/replay-source.js';
 import { replayCast } from '../../src/daemon/replay.js';
@@ -133,6 +134,33 @@ describe.skipIf(missing !== null)('daemon --tmux (real tmux, private socket)', (
       expect(t[3]!.line).toContain('>>>');
     }
   });
+
+  it("a shell's first command after the daemon attached counts: its foreground job starts the turn (no keys, no warm-up)", async () => {
+    const { tmux, start, id } = setup();
+    const a = tmux.newSession('work', BASH, 100, 30);
+    const b = tmux.split(a, BASH);
+    await until('both prompts on the tmux screens', async () => [a, b].every((p) => tmux.screen(p).includes('$')));
+    const dm = await start();
+    await until('both panes attached and seeded', async () => {
+      const ps = await panes(dm);
+      return [a, b].every((p) => ps.some((v) => v.id === id(p) && v.alive && v.edge.some((l) => l.includes('$'))));
+    }, dm.diag);
+
+    // The very first thing typed in each pane: seen from its start (the foreground job), ended by its prompt.
+    tmux.type(a, 'sleep 2; echo one');
+    tmux.type(b, 'sleep 2; ls /nonexistent-path');
+    const first = await states(dm, id(a), ['RUNNING', 'DONE']);
+    expect(first[0]).toMatchObject({ tier: 1, source: 'process', rule: 'job.started', line: 'sleep' });
+    const failed = await states(dm, id(b), ['RUNNING', 'FAILED']);
+    expect(failed[1]!.line).toContain('nonexistent-path');
+    // No shell integration here: the DONE came from the prompt on screen, so its exit code is not known.
+    expect(await pane(dm, id(a))).toMatchObject({ state: 'DONE', shellIntegration: false, exitCodeUnknown: true });
+    const status = await runCli([process.execPath, BIN, 'status', '--no-color'], dm.dirs.env);
+    expect(status.stdout.split('\n').find((l) => l.includes(id(a))), status.stdout).toContain('exit codes unknown: install shell integration');
+
+    tmux.type(a, 'sleep 2; echo two');
+    await states(dm, id(a), ['RUNNING', 'DONE', 'RUNNING', 'DONE']);
+  }, 60_000);
 
   it('recordings written into tmux panes at their own pace show the states replay gives for them', async () => {
     const { tmux, start, id } = setup();

@@ -24,6 +24,11 @@ describe('status lines', () => {
     expect(lines[2]).toBe('○ IDLE                1d 1h  old       shell                 closed  daemon.restarted  [old]');
   });
 
+  it("a shell's DONE read from its screen says that its exit code is not known", () => {
+    const [line] = statusLines([fakePane('tmux:default:%2', { name: 'work:0.2', state: 'DONE', needsYou: true, since: NOW - 5_000, rule: 'shell.prompt_bracketed_paste', line: '$', exitCodeUnknown: true })], NOW, painter('none'));
+    expect(line).toBe('✓ DONE                   5s  work:0.2  shell    ● needs you  exit codes unknown: install shell integration  shell.prompt_bracketed_paste "$"  [tmux:default:%2]');
+  });
+
   it('colours the state and the needs-you mark in the dashboard colour of the state', () => {
     const [line] = statusLines([fakePane('p', { state: 'FAILED', needsYou: true })], NOW, painter('truecolor'));
     expect(line).toContain('\x1b[1;38;2;248;81;73m✗ FAILED');

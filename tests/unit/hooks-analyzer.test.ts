@@ -41,7 +41,7 @@ async function submitted(d: PaneDriver): Promise<void> {
 const moves = (d: PaneDriver) => d.transitions.filter((tr) => tr.from !== tr.to).map((tr) => [tr.from, tr.to, tr.tier, tr.rule]);
 
 describe('a turn told by hooks', () => {
-  it('UserPromptSubmit → RUNNING, PermissionRequest → WAITING, PreToolUse → RUNNING, Stop → DONE: all Tier 1', async () => {
+  it('UserPromptSubmit → RUNNING, PermissionRequest → WAITING, the approval on screen → RUNNING, Stop → DONE', async () => {
     const d = driver({ agent: 'claude' });
     await submitted(d);
     await hook(d, 1.52, 'UserPromptSubmit', { line: 'fix the test' });
@@ -59,7 +59,9 @@ describe('a turn told by hooks', () => {
     expect(moves(d), d.describe()).toEqual([
       ['IDLE', 'RUNNING', 1, 'hook.claude.user_prompt_submit'],
       ['RUNNING', 'WAITING_APPROVAL', 1, 'hook.claude.permission_request'],
-      ['WAITING_APPROVAL', 'RUNNING', 1, 'hook.claude.pre_tool_use'],
+      // The person answered (1, Enter) and the screen shows the agent at work again: that wins over the silence
+      // of the PermissionRequest hook (issue 12 item 9).
+      ['WAITING_APPROVAL', 'RUNNING', 2, 'claude.working_marker'],
       ['RUNNING', 'DONE', 1, 'hook.claude.stop'],
     ]);
     expect(d.first('RUNNING')).toMatchObject({ t: 1.52, line: 'fix the test' });

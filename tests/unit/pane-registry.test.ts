@@ -132,6 +132,24 @@ describe('pane registry', () => {
     expect(turn!.end).not.toBeNull();
   });
 
+  it("a one-shot program's exit, fed just before its source closes, is the closed pane's state (closeWhenRead)", async () => {
+    for (const [how, want] of [['closeWhenRead', 'FAILED'], ['close', 'RUNNING']] as const) {
+      const r = registry();
+      const { registry: reg } = r;
+      reg.open({ ...shellPane(), command: 'make test' });
+      reg.feed('p1', { kind: 'command', phase: 'executed' });
+      await r.feed.transitionTo('p1', 'RUNNING', 0);
+      reg.feed('p1', { kind: 'output', data: 'make: *** [test] Error 2\r\n' });
+      reg.feed('p1', { kind: 'command', phase: 'finished', exitCode: 2 });
+      reg.feed('p1', { kind: 'exit', code: 2 });
+      // The link closes as soon as the wrapper's last message is sent: the events may not be parsed yet.
+      if (how === 'closeWhenRead') await reg.closeWhenRead('p1', 'link closed');
+      else reg.close('p1', 'link closed');
+      expect(reg.pane('p1'), how).toMatchObject({ alive: false, state: want });
+      if (how === 'closeWhenRead') expect(reg.pane('p1')).toMatchObject({ rule: 'run.command_failed', line: 'exit 2: make: *** [test] Error 2', source: 'process' });
+    }
+  });
+
   it('a pane coming back with the same id continues its history', async () => {
     const r = registry();
     r.registry.open(shellPane());

@@ -62,4 +62,29 @@ describe('PtySource', () => {
     const exit = await src.terminate('SIGTERM');
     expect(exit.signal).toBe(1); // SIGHUP, the second step
   });
+
+  it('a one-shot program: its start is the first event, its end (128+N for a signal) comes just before its exit', async () => {
+    const clock = new RealClock();
+    const run = async (command: string[]) => {
+      const src = new PtySource({ id: 'pty-one-shot', name: 't', command, cols: 80, rows: 24, clock, oneShot: true });
+      const events: PaneEvent[] = [];
+      src.onEvent((e) => events.push(e));
+      await src.start();
+      await src.exited();
+      return events.filter((e) => e.kind !== 'output' && e.kind !== 'process');
+    };
+    expect(await run(['bash', '-c', 'exit 3'])).toMatchObject([
+      { kind: 'command', phase: 'executed' },
+      { kind: 'command', phase: 'finished', exitCode: 3 },
+      { kind: 'exit', code: 3 },
+    ]);
+    expect((await run(['bash', '-c', 'kill -TERM $$']))[1]).toMatchObject({ kind: 'command', phase: 'finished', exitCode: 128 + 15 });
+    // Without the option, a program is no command of its own.
+    const src = new PtySource({ id: 'pty-session', name: 't', command: ['true'], cols: 80, rows: 24, clock });
+    const kinds: string[] = [];
+    src.onEvent((e) => kinds.push(e.kind));
+    await src.start();
+    await src.exited();
+    expect(kinds).not.toContain('command');
+  });
 });

@@ -2,13 +2,13 @@
 // touches only what changed (100 panes streaming must not rebuild 100 subtrees).
 import type { PaneView } from '../../src/web/api-types.js';
 import { el } from './dom.js';
-import { clock, duration, STALL_ICON, STATE_ICON, stateText, why } from './format.js';
+import { clock, duration, EXIT_CODE_UNKNOWN, STALL_ICON, STATE_ICON, stateText, why } from './format.js';
 import { TASK_ICON, type TaskStatus } from './task-model.js';
 
 export interface Card {
   li: HTMLLIElement;
   open: HTMLButtonElement;
-  parts: Record<'icon' | 'state' | 'task' | 'age' | 'program' | 'attach' | 'command' | 'edge' | 'why' | 'rule' | 'line', HTMLElement>;
+  parts: Record<'icon' | 'state' | 'task' | 'age' | 'program' | 'attach' | 'command' | 'edge' | 'exit' | 'why' | 'rule' | 'line', HTMLElement>;
   last: Map<string, string>;
   since: number;
 }
@@ -45,14 +45,16 @@ export function createCard(p: PaneView, onOpen: (id: string) => void, task: Task
 
   const edge = el('pre', 'edge');
   edge.setAttribute('aria-label', 'live edge');
+  // A DONE a shell's screen decided: whether the command succeeded is not known (no exit code came with it).
+  const exit = el('p', 'exit-unknown');
   const whyRow = el('div', 'why');
   const whyText = el('span', 'why-source');
   const rule = el('code', 'rule');
   const line = el('span', 'line');
   whyRow.append(whyText, rule, line);
 
-  li.append(top, h, meta, edge, whyRow);
-  const card: Card = { li, open, parts: { icon, state, task: taskTag, age, program, attach, command, edge, why: whyText, rule, line }, last: new Map(), since: p.since };
+  li.append(top, h, meta, edge, exit, whyRow);
+  const card: Card = { li, open, parts: { icon, state, task: taskTag, age, program, attach, command, edge, exit, why: whyText, rule, line }, last: new Map(), since: p.since };
   updateCard(card, p, Date.now(), task);
   return card;
 }
@@ -88,6 +90,8 @@ export function updateCard(c: Card, p: PaneView, now: number, task: TaskStatus |
   text(c, 'attach', p.attach);
   text(c, 'command', p.command);
   text(c, 'edge', p.edge.slice(-EDGE_LINES).join('\n'));
+  text(c, 'exit', p.exitCodeUnknown ? EXIT_CODE_UNKNOWN : '');
+  attr(c, 'title', p.exitCodeUnknown ? 'DONE was read from the screen: a prompt came back, but no exit code came with it. `termsupervisor shell-integration bash --install` (or zsh, fish) reports each command\'s exit code.' : '', c.parts.exit);
   text(c, 'why', why(p.tier, p.source));
   text(c, 'rule', p.rule);
   text(c, 'line', p.line);

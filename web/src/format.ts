@@ -1,7 +1,7 @@
 // How states and times read on the page. Pure: shared by the cards, the detail view and the unit tests.
 import type { PaneView, SignalSource, Tier } from '../../src/web/api-types.js';
 
-export { duration, STALL_ICON, STATE_ICON, STATES } from '../../src/web/state-words.js';
+export { duration, EXIT_CODE_UNKNOWN, STALL_ICON, STATE_ICON, STATES } from '../../src/web/state-words.js';
 
 /** "tier 2 · profile", or just the source when no tier decided it (timer, user). */
 export function why(tier: Tier | 0, source: SignalSource): string {

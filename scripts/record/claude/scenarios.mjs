@@ -1,0 +1,191 @@
+// The scenarios scripts/record/claude/record.mjs records: what the fake backend answers to each of the conversation's
+// requests, what the driver types and when, and the truth's segments built from the clocks' events.
+// drive({s, backend, ev, sleep, hooks}) returns segments(duration) -> [{start, end, state}]. A scenario with a
+// `plainName` is also recorded without hooks (--no-hooks), under that name.
+
+/** Resolves with the backend's mark of `kind` (for request `index`, if given) once it has happened. */
+async function backendMark(backend, kind, index, timeoutS = 60) {
+  const until = Date.now() + timeoutS * 1000;
+  for (;;) {
+    const m = backend.marks.find((x) => x.kind === kind && (index === undefined || x.index === index));
+    if (m) return m;
+    if (Date.now() > until) throw new Error(`the backend never saw ${kind} ${index ?? ''}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Types a prompt and submits it; returns the time of Enter. */
+async function submit(s, text, sleep) {
+  await s.type(text);
+  await sleep(300);
+  return s.press('\r');
+}
+
+const APPROVAL_TOOL = { tool: 'Bash', input: { command: 'touch hello.txt && echo created', description: 'Create hello.txt' } };
+
+/** The first hook call of `event` once the shim has kept it. */
+async function hookCall(hooks, event, after = 0, timeoutS = 30) {
+  const until = Date.now() + timeoutS * 1000;
+  for (;;) {
+    const h = hooks().find((x) => x.event === event && x.t >= after);
+    if (h) return h;
+    if (Date.now() > until) throw new Error(`no ${event} hook call`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function seg(list, duration) {
+  const out = [];
+  for (let i = 0; i < list.length; i++) out.push({ start: list[i][0], end: i + 1 < list.length ? list[i + 1][0] : duration, state: list[i][1] });
+  return out;
+}
+
+const APPROVAL_REPLIES = [
+  { blocks: [{ text: 'I will create the file.', seconds: 0.6 }, APPROVAL_TOOL] },
+  { blocks: [{ text: 'Created hello.txt for you.', seconds: 1.0 }] },
+];
+
+/** Prompt, then the backend's tool_use and the approval menu on screen: returns [prompt time, tool_use time]. */
+async function toApproval({ s, backend, ev, sleep }) {
+  const t0 = await submit(s, 'create hello.txt', sleep);
+  ev(t0, 'prompt_submitted');
+  const ask = await backendMark(backend, 'tool_use_sent', 0);
+  ev(ask.t, 'approval_requested', { tool: 'Bash', command: APPROVAL_TOOL.input.command });
+  await s.waitFor(/Do you want to proceed\?/, { what: 'the approval menu' });
+  return [t0, ask.t];
+}
+
+/** The approval approved with Enter on `1. Yes` at `when()`, then the final answer and a rest. */
+async function approveAt({ s, backend, ev, sleep }, t0, ask, when) {
+  await when();
+  const t1 = s.press('\r');
+  ev(t1, 'approval_given');
+  const ran = await backendMark(backend, 'main_request', 1);
+  ev(ran.t, 'tool_result_received', { detail: ran.last });
+  const fin = await backendMark(backend, 'final_answer_sent', 1);
+  ev(fin.t, 'turn_complete');
+  await sleep(7000);
+  return (d) => seg([[0, 'IDLE'], [t0, 'RUNNING'], [ask, 'WAITING_APPROVAL'], [t1, 'RUNNING'], [fin.t, 'DONE']], d);
+}
+
+/** The approval dismissed with `key` after ~3 s: the turn ends there (interrupted). (Ctrl-C does not dismiss
+ * Claude Code 2.1.331's approval menu: nothing changes on screen, so it has no scenario.) */
+function dismissWith(key, label) {
+  return async (ctx) => {
+    const { s, ev, sleep } = ctx;
+    const [t0, ask] = await toApproval(ctx);
+    await sleep(3000);
+    const t1 = s.press(key);
+    ev(t1, 'approval_dismissed', { key: label });
+    ev(t1, 'turn_interrupted');
+    await s.waitFor(/Interrupted · What should Claude do instead\?/, { what: 'the interrupted line' });
+    await sleep(7000);
+    return (d) => seg([[0, 'IDLE'], [t0, 'RUNNING'], [ask, 'WAITING_APPROVAL'], [t1, 'DONE']], d);
+  };
+}
+
+export const SCENARIOS = {
+  approve: {
+    text: 'The backend asks for Bash `touch hello.txt && echo created` (approval in manual mode); the driver waits ~3 s at the menu and presses Enter on `1. Yes`; the tool runs; the backend streams the final text; rest.',
+    replies: APPROVAL_REPLIES,
+    async drive(ctx) {
+      const [t0, ask] = await toApproval(ctx);
+      return approveAt(ctx, t0, ask, () => ctx.sleep(3000));
+    },
+  },
+  'approve-notified': {
+    text: "As claude-hooks-approve, but the person approves (Enter on `1. Yes`) just after Claude Code's `permission_prompt` Notification hook ran (~6 s after the menu appeared): the reminder lands as the menu is answered.",
+    replies: APPROVAL_REPLIES,
+    async drive(ctx) {
+      const [t0, ask] = await toApproval(ctx);
+      return approveAt(ctx, t0, ask, async () => {
+        const n = await hookCall(ctx.hooks, 'Notification', ask);
+        await ctx.sleep(Math.max(0, (n.t + 0.1 - ctx.s.clock()) * 1000));
+      });
+    },
+  },
+  esc: {
+    plainName: 'claude-approval-esc',
+    text: 'The backend asks for Bash `touch hello.txt && echo created`; the driver waits ~3 s at the approval menu and presses Esc: the CLI shows `⎿ Interrupted · What should Claude do instead?` above its input box. Truth after Esc: DONE (an interrupted turn); no Stop hook fires.',
+    replies: APPROVAL_REPLIES,
+    drive: dismissWith('\x1b', 'Esc'),
+  },
+  queued: {
+    plainName: 'claude-queued-message',
+    text: 'A first prompt thinks for ~6 s (slow thinking stream) and answers; 2 s into it the driver types a second message and Enter: the CLI queues it (`⎿ Queued`) and sends it by itself when the first turn ends; the backend answers it; rest. One unbroken stretch of work: no finish between the two.',
+    replies: [
+      { blocks: [{ thinking: 'Let me think about this carefully. '.repeat(20), seconds: 6 }, { text: 'Here is the first answer, in a few words.', seconds: 1.0 }] },
+      { blocks: [{ text: 'And here is the answer to the second question.', seconds: 1.5 }] },
+    ],
+    async drive({ s, backend, ev, sleep }) {
+      const t0 = await submit(s, 'first question', sleep);
+      ev(t0, 'prompt_submitted');
+      await sleep(2000);
+      const tq = await submit(s, 'second question', sleep);
+      ev(tq, 'message_queued');
+      const f0 = await backendMark(backend, 'final_answer_sent', 0);
+      ev(f0.t, 'queued_turn_follows', { note: 'first answer streamed; the CLI sends the queued message at once' });
+      const r1 = await backendMark(backend, 'main_request', 1);
+      ev(r1.t, 'queued_message_sent', { detail: r1.last });
+      const fin = await backendMark(backend, 'final_answer_sent', 1);
+      ev(fin.t, 'turn_complete');
+      await sleep(7000);
+      return (d) => seg([[0, 'IDLE'], [t0, 'RUNNING'], [fin.t, 'DONE']], d);
+    },
+  },
+  'queued-midturn': {
+    text: 'A first prompt: the backend streams slowly (~5 s), then calls a read-only tool (`ls`, no approval asked); 1.5 s in, the driver types a second message and Enter (queued). The CLI takes the queued message into the same turn (it rides along with the tool result) and the backend answers both at once: one turn, one finish.',
+    replies: [
+      { blocks: [{ thinking: 'I should look at the folder first. '.repeat(12), seconds: 4 }, { text: 'Let me list the files.', seconds: 0.8 }, { tool: 'Bash', input: { command: 'ls', description: 'List files' } }] },
+      { blocks: [{ text: 'The folder is empty, and here is the answer to your second question too.', seconds: 1.5 }] },
+      { blocks: [{ text: 'Nothing more to add.', seconds: 0.5 }] },
+    ],
+    async drive({ s, backend, ev, sleep }) {
+      const t0 = await submit(s, 'what is in this folder', sleep);
+      ev(t0, 'prompt_submitted');
+      await sleep(1500);
+      const tq = await submit(s, 'and why', sleep);
+      ev(tq, 'message_queued');
+      const r1 = await backendMark(backend, 'main_request', 1);
+      ev(r1.t, 'tool_result_received', { detail: r1.last });
+      const fin = await backendMark(backend, 'final_answer_sent', 1);
+      // A third request would be the queued message sent as a turn of its own: then the turn ends with its answer.
+      await sleep(3000);
+      const r2 = backend.marks.find((m) => m.kind === 'final_answer_sent' && m.index === 2);
+      const end = r2 ?? fin;
+      ev(end.t, 'turn_complete', { requests: backend.marks.filter((m) => m.kind === 'main_request').length });
+      await sleep(5000);
+      return (d) => seg([[0, 'IDLE'], [t0, 'RUNNING'], [end.t, 'DONE']], d);
+    },
+  },
+  exit: {
+    plainName: 'claude-exit-command',
+    text: 'The CLI runs from a shell (`bash -c "claude …; exec bash"`, as in a tmux pane). A quick answer, ~8 s at rest, then `/exit` and Enter: the CLI ends its session (SessionEnd) and exits; the shell prompt comes back; rest. At rest from the answer on: /exit is no turn.',
+    thenShell: true,
+    replies: [{ blocks: [{ text: 'Hello! How can I help you today?', seconds: 1.2 }] }],
+    async drive({ s, backend, ev, sleep }) {
+      const t0 = await submit(s, 'hello', sleep);
+      ev(t0, 'prompt_submitted');
+      const fin = await backendMark(backend, 'final_answer_sent', 0);
+      ev(fin.t, 'turn_complete');
+      await sleep(8000);
+      const tx = await submit(s, '/exit', sleep);
+      ev(tx, 'exit_command');
+      await s.waitFor(/^\$ ?$/, { what: 'the shell prompt after /exit', timeoutS: 10 });
+      await sleep(6000);
+      return (d) => seg([[0, 'IDLE'], [t0, 'RUNNING'], [fin.t, 'DONE'], [tx, 'IDLE']], d);
+    },
+  },
+  quick: {
+    text: 'One prompt; the backend streams a short text answer over ~2 s; rest at the prompt.',
+    replies: [{ blocks: [{ text: 'The capital of France is Paris. It has been the capital for centuries.', seconds: 2.0 }] }],
+    async drive({ s, backend, ev, sleep }) {
+      const t0 = await submit(s, 'what is the capital of France', sleep);
+      ev(t0, 'prompt_submitted');
+      const fin = await backendMark(backend, 'final_answer_sent', 0);
+      ev(fin.t, 'turn_complete');
+      await sleep(8000);
+      return (d) => seg([[0, 'IDLE'], [t0, 'RUNNING'], [fin.t, 'DONE']], d);
+    },
+  },
+};
