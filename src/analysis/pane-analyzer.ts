@@ -320,8 +320,10 @@ export class PaneAnalyzer implements Tier1Host {
         return this.suppress(t, type, tr, rule, 'command_running');
       }
       if (jobGated && tr === 3) return this.suppress(t, type, tr, rule, 'job_gate');
-      // Debounce guards heuristics that a redraw can re-trigger; a turn the person submitted (Enter) is not one.
-      if (tr === 3 && rule !== ANCHOR_RULE && t - this.ledger.lastFiredAt(type) < th.debounce_s) return this.suppress(t, type, tr, rule, 'debounce');
+      // Debounce guards heuristics that a redraw can re-trigger; a turn the person submitted (Enter) is not one, nor
+      // is the work that follows their answer to a question (however soon after the turn's start they answered).
+      const personAnswered = this.phase() === 'waiting' && this.anchor !== null && this.anchor.t >= this.waitEnteredAt;
+      if (tr === 3 && rule !== ANCHOR_RULE && !personAnswered && t - this.ledger.lastFiredAt(type) < th.debounce_s) return this.suppress(t, type, tr, rule, 'debounce');
       this.emit(out, t, type, tr, rule, line);
     };
 

@@ -82,6 +82,31 @@ describe('a question printed after a spell of work (keys seen)', () => {
   });
 });
 
+describe('the answer', () => {
+  it('a question answered within a second of the Enter that started the turn: RUNNING again, then DONE', async () => {
+    // a shell with no line editor (sh, dash): no bracketed paste, so the turn is read from Enter and output alone
+    const d = driver();
+    await d.out(0.1, '$ ');
+    const end = await d.type(1, 'rm -ri build');
+    const enter = end + 0.05;
+    await d.input(enter, '\r');
+    await d.out(enter + 0.001, '\r\n');
+    await d.out(enter + 0.015, "rm: descend into directory 'build'? ");
+    await d.input(enter + 0.5, 'y');
+    await d.out(enter + 0.51, 'y');
+    await d.input(enter + 0.6, '\r');
+    await d.out(enter + 0.61, '\r\n');
+    await d.out(enter + 0.9, "removed 'build/app.o'\r\n");
+    await d.out(enter + 2.6, "removed directory 'build'\r\n$ ");
+    await d.until(enter + 6);
+    expect(d.states, d.describe()).toEqual(['RUNNING', 'WAITING_APPROVAL', 'RUNNING', 'DONE']);
+    // the work after the answer is RUNNING at once, not held back by the debounce of the turn's own start
+    const again = d.transitions.find((tr) => tr.from === 'WAITING_APPROVAL')!;
+    expect(again.t - (enter + 0.6), d.describe()).toBeLessThan(0.2);
+    expect(d.first('DONE')!.t, d.describe()).toBeGreaterThanOrEqual(enter + 2.6);
+  });
+});
+
 describe('a question in a pane whose keys are not seen (tmux)', () => {
   it.each(QUESTIONS)('%s: WAITING within 0.5 s', async (_what, cmd, question) => {
     const d = driver();
