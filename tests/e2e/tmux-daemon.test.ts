@@ -197,11 +197,12 @@ describe.skipIf(missing !== null)('daemon --tmux (real tmux, private socket)', (
     const { tmux, start, id } = setup();
     const a = tmux.newSession('work', BASH);
     let dm = await start();
-    await until('the pane', async () => (await pane(dm, id(a)))?.alive, dm.diag);
+    await until('the pane, seeded with its prompt', async () => (await pane(dm, id(a)))?.edge.some((l) => l.includes('$')), dm.diag);
+    // the warm-up is a command like any other: seen by its result, a new prompt below it
     tmux.type(a, 'echo warm-up');
-    await until('the warm-up', async () => (await pane(dm, id(a)))!.edge.join('\n').includes('warm-up'), dm.diag);
-    tmux.type(a, 'sleep 2; echo one');
     await states(dm, id(a), ['RUNNING', 'DONE']);
+    tmux.type(a, 'sleep 2; echo one');
+    await states(dm, id(a), ['RUNNING', 'DONE', 'RUNNING', 'DONE']);
 
     const b = tmux.split(a, BASH);
     await until('a pane split off mid-test', async () => (await pane(dm, id(b)))?.alive, dm.diag);
@@ -214,12 +215,12 @@ describe.skipIf(missing !== null)('daemon --tmux (real tmux, private socket)', (
     await until('the server gone: its pane closed', async () => (await pane(dm, id(a)))?.alive === false, dm.diag);
     expect(tmux.newSession('work', BASH)).toBe(a);
     await until('the restarted server\'s pane, same id', async () => (await pane(dm, id(a)))?.alive, dm.diag);
-    expect((await transitions(dm, id(a))).map((t) => t.to)).toEqual(['RUNNING', 'DONE']);
+    expect((await transitions(dm, id(a))).map((t) => t.to)).toEqual(['RUNNING', 'DONE', 'RUNNING', 'DONE']);
 
     await dm.stop();
     dm = await start();
     await until('attached again after the daemon restart', async () => (await pane(dm, id(a)))?.alive, dm.diag);
     expect(await pane(dm, id(a))).toMatchObject({ rule: 'attach.reconnected', attach: 'tmux' });
-    expect((await transitions(dm, id(a))).map((t) => t.to)).toEqual(['RUNNING', 'DONE']);
+    expect((await transitions(dm, id(a))).map((t) => t.to)).toEqual(['RUNNING', 'DONE', 'RUNNING', 'DONE']);
   }, 90_000);
 });
