@@ -40,8 +40,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export async function record(sc, opts = {}) {
   const name = opts.name ?? sc.name;
   const out = resolve(opts.out ?? join(ROOT, 'tests', 'fixtures', 'recordings', name));
-  const cols = sc.cols ?? 120;
-  const rows = sc.rows ?? 40;
+  const cols = opts.cols ?? sc.cols ?? 120;
+  const rows = opts.rows ?? sc.rows ?? 40;
   const scratch = mkdtempSync(join(tmpdir(), 'ts-rec-'));
   const cwd = join(scratch, sc.dir ?? 'project');
   const home = join(scratch, 'home');
@@ -106,6 +106,7 @@ export async function record(sc, opts = {}) {
   const poll = () => {
     const t = now();
     const smp = watch.sample(performance.timeOrigin + performance.now());
+    if (process.env.REC_DEBUG && smp) console.error(t.toFixed(3), JSON.stringify(smp), s.mode);
     if (smp) {
       const lastFg = fg[fg.length - 1];
       if (!lastFg || lastFg.pid !== smp.pgid) fg.push({ t: round(t), name: smp.name, pid: smp.pgid });
@@ -161,12 +162,18 @@ export async function record(sc, opts = {}) {
     const t = now();
     const bytes = transport.send(name);
     keyWritten(name, bytes, t);
-    if (name === 'Enter') {
-      if (opt.answer || s.mode === 'question') {
+    if (opt.answer) {
+      // the key that answers a question (its Enter, or a lone key such as Ctrl-C): marked before the pause, as the
+      // program may end at once
+      event({ t, kind: 'approval_given', answer: opt.answer });
+      s.mode = 'running';
+      s.line = '';
+    } else if (name === 'Enter') {
+      if (s.mode === 'question') {
         event({ t, kind: 'approval_given', answer: s.line || '<Enter>' });
         s.mode = 'running';
       } else if (s.mode === 'prompt') {
-        event({ t, kind: 'prompt_submitted', text: s.line });
+        event({ t, kind: 'prompt_submitted', text: s.line, ...(opt.mark ?? {}) });
         s.pending = { text: s.line };
         s.mode = 'running';
       } else if (s.mode === 'rest') {
@@ -194,25 +201,15 @@ export async function record(sc, opts = {}) {
     const timeout = step.timeout ?? DEFAULT_TIMEOUT_S;
     if (step.type !== undefined) {
       await typeText(step.type);
-      if (step.enter) await press('Enter');
+      // silent_failure: the scenario's word that this command fails without printing anything that says so
+      if (step.enter) await press('Enter', step.silent_failure ? { mark: { silent_failure: true } } : {});
     } else if (step.press !== undefined) {
       for (const k of [].concat(step.press)) await press(k);
     } else if (step.answer !== undefined) {
       if (s.mode !== 'question') throw new Error(`answer step but no question is pending (mode ${s.mode})`);
       const keys = Array.isArray(step.answer) ? step.answer : [...step.answer, ...(step.enter === false ? [] : ['Enter'])];
-      let t = now();
-      for (let i = 0; i < keys.length; i++) {
-        const last = i === keys.length - 1;
-        if (last && keys[i] === 'Enter') t = await press('Enter', { answer: true });
-        else {
-          t = await press(keys[i]);
-          if (last) {
-            event({ t, kind: 'approval_given', answer: keys.join(' ') });
-            s.mode = 'running';
-            s.line = '';
-          }
-        }
-      }
+      const shown = Array.isArray(step.answer) ? step.answer.join(' ') : step.answer || '<Enter>';
+      for (let i = 0; i < keys.length; i++) await press(keys[i], i === keys.length - 1 ? { answer: shown } : {});
     } else if (step.wait !== undefined) {
       const w = typeof step.wait === 'number' ? { seconds: step.wait } : typeof step.wait === 'string' ? { for: step.wait, ...step } : step.wait;
       if (w.seconds !== undefined && !w.for) await sleep(w.seconds * 1000);
@@ -249,6 +246,7 @@ export async function record(sc, opts = {}) {
   capturing = false; // the hangup that ends the program is not part of the session
   const duration = round(now());
   await transport.stop();
+  if (typeof sc.teardown === 'function') await sc.teardown(ctx);
   rmSync(scratch, { recursive: true, force: true });
   if (failure) throw failure;
 
@@ -294,15 +292,16 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     const i = args.indexOf(k);
     return i >= 0 ? args[i + 1] : undefined;
   };
-  const files = args.filter((a, i) => !a.startsWith('--') && !['--out', '--name'].includes(args[i - 1]));
+  const files = args.filter((a, i) => !a.startsWith('--') && !['--out', '--name', '--cols', '--rows'].includes(args[i - 1]));
   if (!files.length) {
-    console.error('usage: node scripts/record/record.mjs <scenario.mjs|.json>... [--out DIR] [--name NAME] [--tmux]');
+    console.error('usage: node scripts/record/record.mjs <scenario.mjs|.json>... [--out DIR] [--name NAME] [--tmux] [--cols N --rows N]');
     process.exit(2);
   }
   for (const f of files) {
     const sc = await loadScenario(f);
     const tmux = args.includes('--tmux') || sc.transport === 'tmux';
-    const { out, truth } = await record(sc, { out: opt('--out'), name: opt('--name'), tmux, scenarioFile: f });
+    const size = { cols: opt('--cols') ? Number(opt('--cols')) : undefined, rows: opt('--rows') ? Number(opt('--rows')) : undefined };
+    const { out, truth } = await record(sc, { out: opt('--out'), name: opt('--name'), tmux, scenarioFile: f, ...size });
     console.log(`${out}: ${truth.duration} s, ${truth.segments.map((x) => `${x.state}@${x.start}`).join(' ')}`);
   }
   process.exit(0);

@@ -18,23 +18,34 @@ def _w(what):
     if _side:
         with open(_side, 'a') as f:
             f.write('%.6f %s\\n' % (time.time(), what))
+# sys.ps1 is turned into a string once per statement (ps2 too, whatever the statement): it only marks that the
+# next line read is a fresh statement. readline's startup hook runs as each line's prompt is shown.
 class _Prompt:
-    def __init__(self, text, kind):
-        self.text, self.kind = text, kind
+    def __init__(self, text, fresh):
+        self.text, self.fresh = text, fresh
     def __str__(self):
-        if self.kind == 'ps1':
-            _w('end %d' % (1 if _st['exc'] else 0))
-            _st['exc'] = False
-        else:
-            _w('cont')
+        if self.fresh:
+            _st['fresh'] = True
         return self.text
+def _line_starts():
+    if _st.get('fresh'):
+        _w('end %d' % (1 if _st['exc'] else 0))
+        _st['exc'] = False
+        _st['fresh'] = False
+    else:
+        _w('cont')
 _hook = sys.excepthook
 def _excepthook(*a):
     _st['exc'] = True
     _hook(*a)
 sys.excepthook = _excepthook
-sys.ps1 = _Prompt('>>> ', 'ps1')
-sys.ps2 = _Prompt('... ', 'ps2')
+sys.ps1 = _Prompt('>>> ', True)
+sys.ps2 = _Prompt('... ', False)
+try:
+    import readline
+    readline.set_startup_hook(_line_starts)
+except ImportError:
+    pass
 `,
   );
   const rc = join(dir, 'bashrc');

@@ -1,6 +1,7 @@
 // Where the program runs: its own PTY (node-pty: what `termsupervisor run` sees, typed keys included) or a pane of
 // a private tmux server (what the daemon's tmux watcher sees: the pane's output through control mode, no keys).
 import { execFileSync, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { createRequire } from 'node:module';
 import { comm, ttyOf } from './tty-watch.mjs';
@@ -106,12 +107,16 @@ export class TmuxTransport {
   }
 
   async stop() {
+    let socketPath = null;
     try {
+      socketPath = this.tmux('display-message', '-p', '#{socket_path}');
       this.tmux('kill-server');
     } catch {
       /* gone */
     }
     this.ctl?.kill();
+    // tmux leaves its socket file behind
+    if (socketPath) rmSync(socketPath, { force: true });
   }
 }
 

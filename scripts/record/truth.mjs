@@ -31,9 +31,11 @@ export function segments(events, duration) {
     const last = segs[segs.length - 1];
     if (last.state === s.state && (last.note ?? null) === (s.note ?? null)) continue;
     if (e.t <= last.start) {
-      // two changes at the same instant: the later one wins
+      // two changes at the same instant: the later one wins (and may make the one before it go on)
       Object.assign(last, { state: s.state, note: s.note });
       if (!s.note) delete last.note;
+      const before = segs[segs.length - 2];
+      if (before && before.state === last.state && (before.note ?? null) === (last.note ?? null)) segs.pop();
       continue;
     }
     last.end = e.t;

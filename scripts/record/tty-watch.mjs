@@ -40,6 +40,12 @@ function fdTarget(pid, fd) {
   }
 }
 
+/** An fd on the pane's terminal: its pts, or /dev/tty (the controlling terminal: getpass and ssh open it). */
+function onTty(pid, fd, tty) {
+  const target = fdTarget(pid, fd);
+  return target === tty || target === '/dev/tty';
+}
+
 function readMem(pid, addr, len) {
   if (addr === 0n || len <= 0 || len > 65536) return null;
   let fd;
@@ -95,13 +101,12 @@ export function ioState(pid, tty) {
   const nr = Number(parts[0]);
   const args = parts.slice(1, 7).map((h) => BigInt(h));
   if (READS.has(nr)) {
-    const target = fdTarget(pid, Number(args[0]));
-    return { state: target === tty ? 'read' : 'other', syscall: READS.get(nr) };
+    return { state: onTty(pid, Number(args[0]), tty) ? 'read' : 'other', syscall: READS.get(nr) };
   }
   if (WAITS.has(nr)) {
     const fds = waitedFds(pid, nr, args);
-    const onTty = fds ? fds.some((fd) => fdTarget(pid, fd) === tty) : fdTarget(pid, 0) === tty;
-    return { state: onTty ? 'wait' : 'other', syscall: WAITS.get(nr) };
+    const waits = fds ? fds.some((fd) => onTty(pid, fd, tty)) : onTty(pid, 0, tty);
+    return { state: waits ? 'wait' : 'other', syscall: WAITS.get(nr) };
   }
   return { state: 'other', syscall: `sys${nr}` };
 }

@@ -18,6 +18,7 @@ import { ScreenClassifier } from './screen-classifier.js';
 import { SignalLedger, targetState } from './signal-ledger.js';
 import { StabilityWindow } from './stability-window.js';
 import { nextDeadline, phaseOf, timeMatters, type Phase, type WindowState } from './time-windows.js';
+import { UnseenSubmit } from './unseen-submit.js';
 import { FullscreenActivity, type FullscreenMode } from './fullscreen-activity.js';
 import { FollowUp, queuedMarker } from './follow-up.js';
 import { localCommand, TypedLine } from './typed-line.js';
@@ -48,6 +49,8 @@ interface Anchor {
 
 /** The rule for a turn started by a submitted prompt showing work (Enter, then the screen moved). */
 const ANCHOR_RULE = 'turn.anchor_evidence';
+/** The rule for a command seen only by its result: a new prompt below the row it was typed on (no keys seen). */
+const UNSEEN_RULE = 'turn.unseen_submit';
 
 export class PaneAnalyzer implements Tier1Host {
   readonly cfg: Config;
@@ -56,6 +59,9 @@ export class PaneAnalyzer implements Tier1Host {
   private readonly ledger = new SignalLedger();
   private readonly doneWindow = new StabilityWindow();
   private readonly tier1 = new Tier1Inputs(this);
+  private readonly unseen = new UnseenSubmit();
+  /** Typed keys reach this pane (a `run` pane, a replay with input events); a tmux pane passes none on. */
+  private keysSeen = false;
   private readonly fullscreen: FullscreenActivity;
   /** A message queued during the turn: its end is followed at once by the queued turn (held DONE). */
   private readonly followUp: FollowUp;
@@ -170,6 +176,7 @@ export class PaneAnalyzer implements Tier1Host {
 
   input(t: number, data: string): Signal[] {
     this.now = Math.max(this.now, t);
+    this.keysSeen = true;
     this.fullscreen.noteKey(t);
     const lines = this.typed.input(data);
     if (/[\r\n]/.test(data)) {
@@ -220,7 +227,8 @@ export class PaneAnalyzer implements Tier1Host {
       const rows = ch.snapshot.changedRows;
       this.programChanged(this.prog.fromEvidence({ lines: rows ? rows.map((y) => ch.snapshot.lines[y]!) : ch.snapshot.lines }));
     }
-    const out = this.evaluate(ch.t);
+    const out = this.unseenCommand(ch);
+    out.push(...this.evaluate(ch.t));
     if (this.stalled && ch.meaningful && this.phase() === 'running') {
       this.stalled = false;
       this.emit(out, ch.t, 'activity', 3, 'stall.recovered', '');
@@ -329,13 +337,17 @@ export class PaneAnalyzer implements Tier1Host {
         return this.suppress(t, type, tr, rule, 'command_running');
       }
       if (jobGated && tr === 3) return this.suppress(t, type, tr, rule, 'job_gate');
-      // Debounce guards heuristics that a redraw can re-trigger; a turn the person submitted (Enter) is not one.
-      if (tr === 3 && rule !== ANCHOR_RULE && t - this.ledger.lastFiredAt(type) < th.debounce_s) return this.suppress(t, type, tr, rule, 'debounce');
+      // Debounce guards heuristics that a redraw can re-trigger; a turn the person submitted (Enter) is not one, nor
+      // is the work that follows their answer to a question (however soon after the turn's start they answered).
+      const personAnswered = this.phase() === 'waiting' && this.anchor !== null && this.anchor.t >= this.waitEnteredAt;
+      if (tr === 3 && rule !== ANCHOR_RULE && !personAnswered && t - this.ledger.lastFiredAt(type) < th.debounce_s) return this.suppress(t, type, tr, rule, 'debounce');
       this.emit(out, t, type, tr, rule, line);
     };
 
     // Persistence trackers for verdicts that must hold a while before they count.
-    this.waitSince = cls.verdict === 'waiting' ? (this.waitSince ?? t) : null;
+    // A question first read now has been on screen since the last write at least (the screen has not changed
+    // since): a read that waited for output to settle does not delay the wait by its own delay.
+    this.waitSince = cls.verdict === 'waiting' ? (this.waitSince ?? Math.min(t, this.lastOutputAt)) : null;
     this.workingSince = cls.verdict === 'working' ? (this.workingSince ?? t) : null;
 
     if (this.phase() === 'rest') {
@@ -440,6 +452,24 @@ export class PaneAnalyzer implements Tier1Host {
     return out;
   }
 
+  /** Where keys are not seen, a line-oriented program back at a prompt below a command that ran unseen: a turn,
+   * anchored on the command's row (its live edge is what the command printed). */
+  private unseenCommand(ch: PaneChange): Signal[] {
+    const out: Signal[] = [];
+    const program = this.prog.program;
+    if (this.keysSeen || (program !== 'shell' && program !== 'generic')) return out;
+    const ran = this.unseen.observe(ch.snapshot, this.reclassify(ch.t));
+    if (!ran || this.phase() !== 'rest') return out;
+    // With shell integration the shell reports each command itself (Tier 1): nothing is left to infer.
+    if (this.tier1.lastAt > -Infinity) {
+      this.suppress(ch.t, 'run', 3, UNSEEN_RULE, 'shell_integration');
+      return out;
+    }
+    this.anchor = { t: ch.t, hash: ch.hash, evidence: true, baseline: '', moved: true, row: ran.row };
+    this.emit(out, ch.t, 'run', 3, UNSEEN_RULE, ran.line);
+    return out;
+  }
+
   private checkStall(t: number, out: Signal[]): void {
     if (this.stalled) return;
     if (t - this.lastMeaningfulAt >= this.cfg.thresholds.stall_after_s) {
@@ -451,10 +481,19 @@ export class PaneAnalyzer implements Tier1Host {
   private waitConfirmed(t: number, cls: Classification): boolean {
     const th = this.cfg.thresholds;
     const since = this.waitSince ?? t;
-    // A bare "?" or ":" the person typed themselves (`def area(r):`, then a pause) is not a question put to them.
-    if (cls.weak && this.lastChange?.echoOnly) return false;
+    // A question the person typed themselves (`def area(r):`, then a pause) is not a question put to them: typed
+    // echo where keys are seen, keystroke-sized writes where they are not (tmux).
+    const lineProgram = cls.program === 'shell' || cls.program === 'generic';
+    if ((cls.weak || lineProgram) && this.typedAtCursor()) return false;
     if (cls.weak) return t - since >= th.quiet_wait_s && t - this.lastOutputAt >= th.quiet_wait_s;
     return t - since >= th.wait_confirm_s;
+  }
+
+  /** The text at the cursor came from the person's typing, not from the program. */
+  private typedAtCursor(): boolean {
+    const ch = this.lastChange;
+    if (!ch) return false;
+    return ch.echoOnly || (!this.keysSeen && ch.keystrokeTail);
   }
 
   /** The ready/failed verdict has held with an unchanged live edge for `window` seconds. */

@@ -216,6 +216,7 @@ export interface GenericPatterns {
   repl_continuation: RegExp;
   interactivity: RegExp;
   strong_interactivity: RegExp;
+  status_label: RegExp[];
   spinner: RegExp[];
   completion_tokens: string[];
   negative: RegExp[];

@@ -17,6 +17,8 @@ import { redactCommand } from './redact.js';
 
 /** Keys that submit, interrupt or answer (Enter, Esc, Ctrl-C, Ctrl-D, Tab): a turn may start or end with them. */
 const CONTROL_KEYS = /[\r\n\x1b\x03\x04\t]/;
+/** Keys that submit a line: the echo after them is the line break alone. */
+const SUBMIT_KEYS = /[\r\n]/;
 /** Title glyphs that animate while a program works (braille, half circles), at the start of the title (sticky:
  * after test() its lastIndex is the prefix length, with no match array made for every frame). */
 const TITLE_SPINNER = /\s*[⠀-⣿◐◑◒◓]\s*/uy;
@@ -281,7 +283,7 @@ export class PaneMonitor {
         // Enter, Esc, Ctrl-C and friends end or start turns: read the screen as it was just before them, and
         // read it promptly afterwards. Plain typing only echoes: it waits for the ordinary coalescing.
         const control = CONTROL_KEYS.test(ev.data);
-        this.queue.noteInput(ev.t, control);
+        this.queue.noteInput(ev.t, control, SUBMIT_KEYS.test(ev.data));
         if (control) {
           this.maybeTake(ev.t, true);
           this.queue.releaseWindow();

@@ -40,6 +40,10 @@ export interface PaneChange {
   lastOutputAt: number;
   /** Everything written since the previous change came right after typed keys: an echo, not work. */
   echoOnly: boolean;
+  /** The last write before this change was keystroke-sized (a character or two on the cursor's row, no newline):
+   * where typed keys are not seen (a tmux pane), what typing echo looks like. A program's question is written
+   * whole. */
+  keystrokeTail: boolean;
   /** Some output since the previous change came with no key to answer (later than key_response_s after one). */
   selfDriven: boolean;
 }
@@ -61,6 +65,9 @@ export class PaneChangeQueue {
   private newlines = 0;
   private burst = 0;
   private echoOnly = true;
+  /** The last key typed submitted a line (Enter): its echo is the line break alone. */
+  private submitted = false;
+  private keystrokeTail = false;
   private selfDriven = false;
   private lastTakeAt = -Infinity;
   private lastInputAt = -Infinity;
@@ -85,14 +92,23 @@ export class PaneChangeQueue {
     this.dirty = true;
     this.lastOutputAt = t;
     this.burst += data.length;
-    this.newlines += countNewlines(data);
+    const nl = countNewlines(data);
+    this.newlines += nl;
     if (t - this.lastInputAt > this.timing.echo_window_s) this.echoOnly = false;
+    // After Enter the echo is the line break (and mode switches): text the program prints on the rows below, a
+    // question within milliseconds of the Enter included, is output, not echo.
+    const printable = printableChars(data, KEYSTROKE_MAX_CHARS + 1);
+    if (this.submitted && printable > 0) this.echoOnly = false;
+    // (a write of escape sequences alone, a colour reset or a mode switch, says nothing either way)
+    if (nl > 0 || printable > KEYSTROKE_MAX_CHARS) this.keystrokeTail = false;
+    else if (printable > 0) this.keystrokeTail = true;
     if (t - this.lastInputAt > this.timing.key_response_s) this.selfDriven = true;
   }
 
   /** Keys typed: their echo is not work; a control key (Enter, Esc…) also makes the next reads prompt. */
-  noteInput(t: number, control = true): void {
+  noteInput(t: number, control = true, submit = false): void {
     this.lastInputAt = t;
+    this.submitted = submit;
     if (control) this.noteEvent(t);
   }
 
@@ -155,6 +171,7 @@ export class PaneChangeQueue {
       lastMeaningfulAt: this.lastMeaningfulAt,
       lastOutputAt: this.lastOutputAt,
       echoOnly: this.echoOnly,
+      keystrokeTail: this.keystrokeTail,
       selfDriven: this.selfDriven,
     };
     this.dirty = false;
@@ -193,6 +210,33 @@ export class PaneChangeQueue {
   private echoOnlyChange(): boolean {
     return this.echoOnly && this.burst > 0 && this.newlines === 0;
   }
+}
+
+/** A write of at most this many printable characters, without a newline, looks like the echo of a keystroke (a
+ * key, or a key and the character a line editor redraws after it). */
+const KEYSTROKE_MAX_CHARS = 2;
+
+/** Printable characters in a write (escape sequences and control bytes left out), counted up to `max`. */
+function printableChars(data: string | Uint8Array, max: number): number {
+  const text = typeof data === 'string' ? data : Buffer.from(data).toString('latin1');
+  let n = 0;
+  for (let i = 0; i < text.length && n < max; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x1b) {
+      // CSI: ESC [ params final; OSC: ESC ] ... BEL or ST; other escapes are two bytes
+      const next = text[i + 1];
+      if (next === '[') {
+        i += 2;
+        while (i < text.length && (text.charCodeAt(i) < 0x40 || text.charCodeAt(i) > 0x7e)) i++;
+      } else if (next === ']') {
+        i += 2;
+        while (i < text.length && text.charCodeAt(i) !== 0x07 && !(text[i] === '\\' && text[i - 1] === '\x1b')) i++;
+      } else i++;
+      continue;
+    }
+    if (c >= 0x20 && c !== 0x7f) n++;
+  }
+  return n;
 }
 
 function countNewlines(data: string | Uint8Array): number {

@@ -21,6 +21,7 @@ export class PaneHistory {
       lastMeaningfulAt: change.lastMeaningfulAt,
       lastOutputAt: change.lastOutputAt,
       echoOnly: change.echoOnly,
+      keystrokeTail: change.keystrokeTail,
       selfDriven: change.selfDriven,
     });
     // Trim in batches: one splice per `capacity` pushes instead of one shift per push.

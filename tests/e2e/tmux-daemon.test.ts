@@ -105,11 +105,12 @@ describe.skipIf(missing !== null)('daemon --tmux (real tmux, private socket)', (
       tmux.type(p, ':');
       await until('the prompt after the no-op', async () => /\$ :\n\$ *$/.test((await dm.get<{ text: string }>(`/api/panes/${encodeURIComponent(id(p))}/screen`)).text.trimEnd() + ' '), dm.diag);
     }
-    // Seeding and the warm-up produced no turn of their own.
+    // Seeding produced no turn of its own; the warm-up is a command the person ran: seen by its result, a new
+    // prompt below it (tmux passes no keys on).
     const said = async (p: string) => (await transitions(dm, id(p))).map((t) => `${t.from}>${t.to} ${t.rule}: ${t.line}`);
-    expect(await said(sh)).toEqual([]);
-    expect(await said(yn)).toEqual([]);
-    const base = { sh: 0, yn: 0 };
+    for (const p of [sh, yn]) await states(dm, id(p), ['RUNNING', 'DONE']);
+    expect((await said(sh))[0]).toBe('IDLE>RUNNING turn.unseen_submit: $ :');
+    const base = { sh: 2, yn: 2 };
 
     tmux.type(sh, 'sleep 2; echo finished');
     await states(dm, id(sh), ['RUNNING', 'DONE'], base.sh);
@@ -126,10 +127,11 @@ describe.skipIf(missing !== null)('daemon --tmux (real tmux, private socket)', (
     if (py) {
       expect(await transitions(dm, id(py))).toEqual([]);
       tmux.type(py, 'import time');
+      await states(dm, id(py), ['RUNNING', 'DONE']);
       tmux.type(py, 'for i in range(4): print("line", i, "-" * 60); time.sleep(0.4)');
       tmux.keys(py, 'Enter');
-      const t = await states(dm, id(py), ['RUNNING', 'DONE']);
-      expect(t[1]!.line).toContain('>>>');
+      const t = await states(dm, id(py), ['RUNNING', 'DONE', 'RUNNING', 'DONE']);
+      expect(t[3]!.line).toContain('>>>');
     }
   });
 
@@ -195,11 +197,12 @@ describe.skipIf(missing !== null)('daemon --tmux (real tmux, private socket)', (
     const { tmux, start, id } = setup();
     const a = tmux.newSession('work', BASH);
     let dm = await start();
-    await until('the pane', async () => (await pane(dm, id(a)))?.alive, dm.diag);
+    await until('the pane, seeded with its prompt', async () => (await pane(dm, id(a)))?.edge.some((l) => l.includes('$')), dm.diag);
+    // the warm-up is a command like any other: seen by its result, a new prompt below it
     tmux.type(a, 'echo warm-up');
-    await until('the warm-up', async () => (await pane(dm, id(a)))!.edge.join('\n').includes('warm-up'), dm.diag);
-    tmux.type(a, 'sleep 2; echo one');
     await states(dm, id(a), ['RUNNING', 'DONE']);
+    tmux.type(a, 'sleep 2; echo one');
+    await states(dm, id(a), ['RUNNING', 'DONE', 'RUNNING', 'DONE']);
 
     const b = tmux.split(a, BASH);
     await until('a pane split off mid-test', async () => (await pane(dm, id(b)))?.alive, dm.diag);
@@ -212,12 +215,12 @@ describe.skipIf(missing !== null)('daemon --tmux (real tmux, private socket)', (
     await until('the server gone: its pane closed', async () => (await pane(dm, id(a)))?.alive === false, dm.diag);
     expect(tmux.newSession('work', BASH)).toBe(a);
     await until('the restarted server\'s pane, same id', async () => (await pane(dm, id(a)))?.alive, dm.diag);
-    expect((await transitions(dm, id(a))).map((t) => t.to)).toEqual(['RUNNING', 'DONE']);
+    expect((await transitions(dm, id(a))).map((t) => t.to)).toEqual(['RUNNING', 'DONE', 'RUNNING', 'DONE']);
 
     await dm.stop();
     dm = await start();
     await until('attached again after the daemon restart', async () => (await pane(dm, id(a)))?.alive, dm.diag);
     expect(await pane(dm, id(a))).toMatchObject({ rule: 'attach.reconnected', attach: 'tmux' });
-    expect((await transitions(dm, id(a))).map((t) => t.to)).toEqual(['RUNNING', 'DONE']);
+    expect((await transitions(dm, id(a))).map((t) => t.to)).toEqual(['RUNNING', 'DONE', 'RUNNING', 'DONE']);
   }, 90_000);
 });

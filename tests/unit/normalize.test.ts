@@ -206,7 +206,7 @@ describe('PaneHistory', () => {
     const { PaneHistory } = await import('../../src/queue/pane-history.js');
     const h = new PaneHistory(3);
     const snapshot: ScreenSnapshot = { cols: 80, rows: 1, lines: ['x'], cursorX: 0, cursorY: 0, baseY: 0, altScreen: false, bracketedPaste: false, title: '' };
-    const change = (t: number) => ({ t, snapshot, hash: String(t), meaningful: true, newlines: 0, burst: 1, lineRate: 0, lastMeaningfulAt: t, lastOutputAt: t, echoOnly: false, selfDriven: true });
+    const change = (t: number) => ({ t, snapshot, hash: String(t), meaningful: true, newlines: 0, burst: 1, lineRate: 0, lastMeaningfulAt: t, lastOutputAt: t, echoOnly: false, selfDriven: true, keystrokeTail: false });
     for (let t = 1; t <= 10; t++) h.push(change(t));
     expect(h.size).toBe(3);
     expect(h.latest?.t).toBe(10);

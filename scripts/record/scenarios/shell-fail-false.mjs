@@ -7,7 +7,7 @@ export default {
     { type: 'true', enter: true },
     { wait: 'command_end' },
     { wait: 3 },
-    { type: 'false', enter: true },
+    { type: 'false', enter: true, silent_failure: true },
     { wait: 'command_end' },
   ],
   tail: 4,

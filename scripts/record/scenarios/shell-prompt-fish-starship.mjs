@@ -14,7 +14,7 @@ export default {
     { type: 'sleep 2', enter: true },
     { wait: 'command_end' },
     { wait: 2 },
-    { type: 'false', enter: true },
+    { type: 'false', enter: true, silent_failure: true },
     { wait: 'command_end' },
     { wait: 3 },
     { type: 'echo done with it', enter: true },

@@ -8,7 +8,7 @@ import type { Classification } from '../types.js';
 import type { ProgramId } from '../../config/config.js';
 
 /** Without a known submit row: a row that starts with a prompt followed by a command (where output begins). */
-const COMMAND_ROW = /^(?:.{0,60}?[$#%❯➜] \S|>>> \S|\.\.\. \S|In \[\d+\]: \S)/u;
+export const COMMAND_ROW = /^(?:.{0,60}?[$#%❯➜] \S|>>> \S|\.\.\. \S|In \[\d+\]: \S)/u;
 /** The live edge never reaches further up than this many rows above the cursor. */
 const LIVE_EDGE_MAX_ROWS = 12;
 
@@ -16,7 +16,9 @@ export function classifyShell(snap: ScreenSnapshot, ctx: ProfileContext, program
   const g = ctx.cfg.patterns.generic;
   const useBp = program === 'shell' && ctx.cfg.patterns.shell.use_bracketed_paste && ctx.bracketedPasteSeen;
   const row = snap.lines[snap.cursorY] ?? '';
-  const beforeCursor = row.slice(0, snap.cursorX);
+  // Cells left blank before the cursor read as spaces: a prompt painted by cursor moves (a terminal seeded from
+  // tmux's capture, whose rows lose their trailing spaces) is the same prompt.
+  const beforeCursor = row.length < snap.cursorX ? row.padEnd(snap.cursorX) : row.slice(0, snap.cursorX);
   const afterCursor = row.slice(snap.cursorX).trim();
   let top = snap.cursorY - 1;
   if (ctx.anchorRow !== undefined && ctx.anchorRow - snap.baseY < snap.cursorY) {
@@ -31,7 +33,14 @@ export function classifyShell(snap: ScreenSnapshot, ctx: ProfileContext, program
   if (g.negative.some((n) => n.test(beforeCursor))) return v('unknown', 'negative_pattern', row);
   const atPrompt = afterCursor === '' && g.prompt_anchor.test(beforeCursor);
   const atRepl = afterCursor === '' && g.repl_prompt.test(beforeCursor);
-  const question = !snap.altScreen && afterCursor === '' && beforeCursor.trim() !== '' && g.interactivity.test(beforeCursor) && !isSpinner(beforeCursor, g.spinner);
+  // A row reporting progress ("Downloading: ", "Checking database: ") ends in a colon without asking anything.
+  const question =
+    !snap.altScreen &&
+    afterCursor === '' &&
+    beforeCursor.trim() !== '' &&
+    g.interactivity.test(beforeCursor) &&
+    !isSpinner(beforeCursor, g.spinner) &&
+    !g.status_label.some((p) => p.test(beforeCursor));
   const ready = (rule: string, explicit: boolean, promptWindow: boolean): Classification => {
     const failure = lastMatch(edge, g.failure);
     if (failure) return { ...v('failed', 'failure_line', failure.line, explicit), atPrompt: promptWindow };
