@@ -14,10 +14,15 @@ export interface HeldDone {
   line: string;
 }
 
-/** The queued-message marker on screen (its row), or null; only agents whose profile knows one have it. */
+/** The patterns of the program's queued-message block: only agents whose profile knows one (none for a shell). */
+function queuedPatterns(cfg: Config, program: ProgramId): readonly RegExp[] {
+  return program === 'codex' ? cfg.patterns.codex.queued : program === 'gemini' ? cfg.patterns.gemini.queued : [];
+}
+
+/** The queued-message marker on screen (its row), or null. */
 export function queuedMarker(cfg: Config, program: ProgramId, lines: readonly string[]): string | null {
-  const res = program === 'codex' ? cfg.patterns.codex.queued : program === 'gemini' ? cfg.patterns.gemini.queued : null;
-  if (!res || res.length === 0) return null;
+  const res = queuedPatterns(cfg, program);
+  if (res.length === 0) return null;
   for (const line of lines) if (res.some((re) => re.test(line))) return line;
   return null;
 }
@@ -106,8 +111,9 @@ export class FollowUp {
     return this.held ? this.held.t + this.windowS : Infinity;
   }
 
-  /** The pane became DONE within the window: work now is a queued turn the agent sent by itself (no key). */
-  justDone(t: number, state: MachineState): boolean {
-    return state === 'DONE' && t - this.doneAt <= this.windowS;
+  /** An agent that queues messages became DONE within the window: work now is a queued turn it sent by itself (no
+   * key). A shell's screen right after a command (a hang-up, a stray newline) is no such thing. */
+  justDone(t: number, state: MachineState, cfg: Config, program: ProgramId): boolean {
+    return state === 'DONE' && t - this.doneAt <= this.windowS && queuedPatterns(cfg, program).length > 0;
   }
 }

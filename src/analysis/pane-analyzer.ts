@@ -365,7 +365,7 @@ export class PaneAnalyzer implements Tier1Host {
       if (this.parked && cls.verdict === 'working' && !cls.rule.endsWith('.fullscreen_animating')) return out;
       const anchored = this.anchor !== null && this.anchor.evidence;
       // Work right after a DONE with no key typed is a queued message's turn, which the agent started by itself.
-      if (cls.verdict === 'working' && (this.anchor !== null || this.followUp.justDone(t, this.state) || t - (this.workingSince ?? t) >= th.unanchored_screen_confirm_s)) {
+      if (cls.verdict === 'working' && (this.anchor !== null || this.followUp.justDone(t, this.state, this.cfg, this.prog.program) || t - (this.workingSince ?? t) >= th.unanchored_screen_confirm_s)) {
         speak('run', cls.rule, cls.line);
       } else if (anchored && cls.verdict !== 'waiting' && cls.verdict !== 'resting') {
         speak('run', ANCHOR_RULE, clip(cls.line || this.cursorRow()), 3);
