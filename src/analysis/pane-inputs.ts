@@ -1,0 +1,395 @@
+// What one pane's analyzer knows and how its inputs update it: in-band signals, typed keys, foreground-process
+// changes, coalesced screen changes and clock ticks (all stamped with pane-clock seconds); the turn anchor, the
+// program, the screen's classification, the time windows, and the signals it sends. The decisions made from these
+// facts are PaneAnalyzer's (pane-analyzer.ts), which extends this. Pure.
+import type { Config, ProgramId } from '../config/config.js';
+import type { ScreenSnapshot, TimedSignal } from '../screen/types.js';
+import type { PaneChange } from '../queue/pane-change-queue.js';
+import type { Classification, MachineState, Signal, SignalType, Suppressed, Tier } from './types.js';
+import { clip } from './text.js';
+import { Tier1Inputs, type Tier1Host } from './tier1-inputs.js';
+import { jobStarted, ProgramTracker } from './program-tracker.js';
+import { ScreenClassifier } from './screen-classifier.js';
+import { SignalLedger, targetState } from './signal-ledger.js';
+import { StabilityWindow } from './stability-window.js';
+import { nextDeadline, phaseOf, timeMatters, type Phase, type WindowState } from './time-windows.js';
+import { UnseenSubmit } from './unseen-submit.js';
+import { FullscreenActivity, type FullscreenMode } from './fullscreen-activity.js';
+import { FollowUp, queuedMarker } from './follow-up.js';
+import { localCommand, TypedLine } from './typed-line.js';
+import { QuestionAnswer } from './question-answer.js';
+
+export interface AnalyzerOptions {
+  cfg: Config;
+  /** A forced program (--agent X); null = detect. */
+  forced: ProgramId | null;
+  /** The command the pane was started with, if known (program detection). */
+  command?: string;
+}
+
+export interface Anchor {
+  t: number;
+  hash: string;
+  evidence: boolean;
+  /** The verdict the screen gave when the prompt was submitted: a "ready" that is still this one is stale. */
+  baseline: string;
+  /** The verdict has differed from the baseline since (a later identical "ready" is then a new one). */
+  moved: boolean;
+  /** Absolute screen row the prompt was submitted on. */
+  row: number | undefined;
+  /** The line was a command to the CLI itself (/quit, /help): only a working screen shows a turn, not any redraw. */
+  local?: boolean;
+}
+
+
+/** The rule for a turn started by a submitted prompt showing work (Enter, then the screen moved). */
+export const ANCHOR_RULE = 'turn.anchor_evidence';
+/** The rule for a command seen only by its result: a new prompt below the row it was typed on (no keys seen). */
+const UNSEEN_RULE = 'turn.unseen_submit';
+
+export abstract class PaneInputs implements Tier1Host {
+  readonly cfg: Config;
+  protected readonly prog: ProgramTracker;
+  protected readonly reader: ScreenClassifier;
+  protected readonly ledger = new SignalLedger();
+  protected readonly doneWindow = new StabilityWindow();
+  protected readonly tier1 = new Tier1Inputs(this);
+  protected readonly unseen = new UnseenSubmit();
+  /** Typed keys reach this pane (a `run` pane, a replay with input events); a tmux pane passes none on. */
+  protected keysSeen = false;
+  protected readonly fullscreen: FullscreenActivity;
+  /** A message queued during the turn: its end is followed at once by the queued turn (held DONE). */
+  protected readonly followUp: FollowUp;
+  protected readonly typed = new TypedLine();
+  protected readonly question = new QuestionAnswer();
+  state: MachineState = 'IDLE';
+
+  protected snap: ScreenSnapshot | null = null;
+  protected lastChange: PaneChange | null = null;
+  protected hash = '';
+  protected lastMeaningfulAt = 0;
+  protected lastOutputAt = 0;
+
+  protected anchor: Anchor | null = null;
+  /** A command still holds the foreground while the pane reads at rest (a pager or editor waiting on the person's
+   * keys): the shell's prompt coming back ends it, DONE or FAILED, as any command's end. */
+  protected parked = false;
+  /** This turn's program animated by itself on the alternate screen: when it stops, the turn is over. */
+  protected turnAnimated = false;
+  protected waitSince: number | null = null;
+  protected workingSince: number | null = null;
+  protected waitEnteredAt = 0;
+  protected waitEnteredHash = '';
+  protected interruptSeen = false;
+  protected stalled = false;
+  protected lastIdleEmit = -Infinity;
+  /** The signature of the classification last compared with the anchor's baseline. */
+  protected signatureOf: { cls: Classification; signature: string } | null = null;
+
+  constructor(opts: AnalyzerOptions) {
+    this.cfg = opts.cfg;
+    this.prog = new ProgramTracker(opts.cfg, opts.forced, opts.command);
+    this.reader = new ScreenClassifier(opts.cfg);
+    this.fullscreen = new FullscreenActivity(opts.cfg.thresholds);
+    this.followUp = new FollowUp(opts.cfg.thresholds.queued_follow_up_s, opts.cfg.thresholds.queued_late_end_s);
+  }
+
+  get currentProgram(): { program: ProgramId; rule: string } {
+    return { program: this.prog.program, rule: this.prog.rule };
+  }
+
+  get classification(): Classification | null {
+    return this.reader.current;
+  }
+
+  /** The last suppressed decisions, with their reasons. */
+  get suppressed(): readonly Suppressed[] {
+    return this.ledger.suppressed;
+  }
+
+  /** Counters of signals fired and suppressed, by tier, rule and reason. */
+  get counters(): ReadonlyMap<string, number> {
+    return this.ledger.counters;
+  }
+
+  /** The machine's state after it applied our signals (or a person's ack). */
+  setState(state: MachineState): void {
+    if (state === this.state) return;
+    const wasRest = this.phase() === 'rest';
+    const wasWaiting = this.phase() === 'waiting';
+    this.state = state;
+    this.followUp.noteState(this.now, state);
+    const phase = this.phase();
+    if (wasWaiting && phase !== 'waiting') this.question.leave();
+    if (phase === 'rest') {
+      this.question.rest();
+      this.tier1.rest();
+      this.anchor = null;
+      this.interruptSeen = false;
+      this.stalled = false;
+      this.turnAnimated = false;
+    }
+    this.parked = false;
+    if (phase === 'waiting') {
+      this.question.begin(this.now, this.reader.current);
+      this.waitEnteredAt = this.now;
+      this.waitEnteredHash = this.hash;
+    }
+    if (wasRest && phase !== 'rest') this.lastMeaningfulAt = Math.max(this.lastMeaningfulAt, this.now);
+    this.doneWindow.reset();
+    this.waitSince = null;
+    this.workingSince = null;
+  }
+
+  protected now = 0;
+
+  // ---- inputs --------------------------------------------------------------------------------------------
+
+  signal(ts: TimedSignal): Signal[] {
+    this.now = Math.max(this.now, ts.t);
+    const s = ts.signal;
+    const out: Signal[] = [];
+    switch (s.kind) {
+      case 'title':
+        this.reader.noteTitle(ts.t);
+        if (this.prog.open) this.programChanged(this.prog.fromEvidence({ title: s.title }));
+        return out;
+      case 'bracketed-paste':
+        this.reader.noteBracketedPaste(s.on);
+        return out;
+      case 'alt-screen':
+        this.fullscreen.noteAltScreen(ts.t, s.on);
+        // An agent leaving its full-screen TUI has exited (/exit, /quit) or handed the terminal over: the Enter
+        // that preceded it was no prompt to a turn, and the screen it leaves behind is no work.
+        if (!s.on && !this.readsFullscreen()) this.anchor = null;
+        return out;
+      default:
+        this.tier1.signal(ts, out);
+        return out;
+    }
+  }
+
+  input(t: number, data: string): Signal[] {
+    this.now = Math.max(this.now, t);
+    this.keysSeen = true;
+    this.fullscreen.noteKey(t);
+    const lines = this.typed.input(data);
+    if (/[\r\n]/.test(data)) {
+      this.armAnchor(t);
+      const last = lines[lines.length - 1];
+      if (last !== undefined && localCommand(this.cfg, this.prog.program, last)) this.anchor!.local = true;
+    }
+    if (data === '\x1b' && this.phase() === 'running') this.interruptSeen = true;
+    if (this.phase() === 'waiting') this.question.noteKey(t, data);
+    return [];
+  }
+
+  process(t: number, name: string): Signal[] {
+    this.now = Math.max(this.now, t);
+    const out: Signal[] = [];
+    // The shell gave the terminal to a job: the person's command started (a tmux pane's only sign of its Enter).
+    // Anchored like Enter, so the prompt still on screen at this instant cannot end the turn.
+    if (jobStarted(this.cfg, this.prog.processName, name) && this.phase() !== 'running') {
+      const age = this.anchorAge(t);
+      if (age === null || age > this.cfg.thresholds.anchor_evidence_window_s) this.armJobAnchor(t);
+      this.emit(out, t, 'run', 1, 'job.started', name);
+    }
+    this.programChanged(this.prog.fromProcess(name));
+    out.push(...this.evaluate(t));
+    return out;
+  }
+
+  change(ch: PaneChange): Signal[] {
+    this.now = Math.max(this.now, ch.t);
+    this.snap = ch.snapshot;
+    this.lastChange = ch;
+    this.hash = ch.hash;
+    this.lastOutputAt = ch.lastOutputAt;
+    // Any redraw counts as a frame here, a clock's digits too (folded away from `meaningful`, which guards stalls).
+    const rows = ch.snapshot.changedRows;
+    if (ch.snapshot.altScreen) this.fullscreen.noteChange(ch.t, ch.selfDriven, rows === undefined || rows.length > 0);
+    if (ch.meaningful) {
+      this.lastMeaningfulAt = ch.lastMeaningfulAt;
+      // Any change read after the anchor was armed is after it (events arrive in order; a live clock may give
+      // the key and its echo the same millisecond). On a full-screen program's screen only its own animation is
+      // work: a redraw answering a key (Enter in an editor, a late one after Esc) is not.
+      const answer = ch.snapshot.altScreen && this.readsFullscreen() && this.fullscreenMode(ch.t) !== 'animating';
+      if (this.anchor && !this.anchor.evidence && !this.anchor.local && ch.hash !== this.anchor.hash && !answer) this.anchor.evidence = true;
+    }
+    if (this.phase() === 'running') this.followUp.noteScreen(ch.t, queuedMarker(this.cfg, this.prog.program, ch.snapshot.lines) !== null);
+    if (this.prog.open) {
+      // Only rows that changed can newly show a program's signature (titles are checked as they arrive).
+      const rows = ch.snapshot.changedRows;
+      this.programChanged(this.prog.fromEvidence({ lines: rows ? rows.map((y) => ch.snapshot.lines[y]!) : ch.snapshot.lines }));
+    }
+    const out = this.unseenCommand(ch);
+    out.push(...this.evaluate(ch.t));
+    if (this.stalled && ch.meaningful && this.phase() === 'running') {
+      this.stalled = false;
+      this.emit(out, ch.t, 'activity', 3, 'stall.recovered', '');
+    }
+    return out;
+  }
+
+  tick(t: number): Signal[] {
+    this.now = Math.max(this.now, t);
+    const out: Signal[] = [];
+    const th = this.cfg.thresholds;
+    this.tier1.tick(t, out);
+    const held = this.followUp.due(t);
+    if (held) this.emit(out, t, 'done', held.tier, held.rule, held.line);
+    if (this.anchor && !this.anchor.evidence && t - this.anchor.t > th.anchor_evidence_window_s) this.anchor = null;
+    if (this.timeMatters(t)) out.push(...this.evaluate(t));
+    return out;
+  }
+
+  /** Whether this pane needs the fine tick now: a pending candidate, a turn waiting for evidence, a window
+   * about to close. Otherwise the next look can wait until nextDeadline(). */
+  wantsTicks(t: number): boolean {
+    return this.timeMatters(t) || this.tier1.pending || this.followUp.holding || (this.anchor !== null && !this.anchor.evidence);
+  }
+
+  /** The earliest time at which a quiet window can close by itself (Infinity if none is running). */
+  nextDeadline(t: number): number {
+    return Math.min(nextDeadline(this.cfg.thresholds, this.windows(t), t), this.followUp.deadline);
+  }
+
+  /** Whether the passing of time alone could change a decision now (a quiet pane costs nothing between changes). */
+  protected timeMatters(t: number): boolean {
+    return timeMatters(this.cfg.thresholds, this.windows(t), t);
+  }
+
+  protected windows(t: number): WindowState {
+    return {
+      state: this.state,
+      lastMeaningfulAt: this.lastMeaningfulAt,
+      lastIdleEmit: this.lastIdleEmit,
+      lastTitleChange: this.reader.lastTitleChange,
+      tier1LastAt: this.tier1.lastAt,
+      candidate: this.doneWindow.pending,
+      waitSince: this.waitSince,
+      workingSince: this.workingSince,
+      stalled: this.stalled,
+      cls: this.reader.current,
+      fullscreenAt: this.snap && this.readsFullscreen() ? this.fullscreen.deadline(t, this.snap.altScreen) : Infinity,
+      fullscreenStale: this.reader.current !== null && this.reader.fullscreen !== this.fullscreenMode(t),
+    };
+  }
+
+  /** Classify the current screen (the `classify` command and the dashboard's "why"). */
+  classifyNow(): Classification | null {
+    return this.snap ? this.reclassify(this.now) : null;
+  }
+
+  // ---- decisions -----------------------------------------------------------------------------------------
+
+  phase(): Phase {
+    return phaseOf(this.state);
+  }
+
+  /** A prompt submitted: the verdict now is the baseline a later "ready" must differ from. */
+  armAnchor(t: number): void {
+    const cls = this.snap ? this.reclassify(t) : null;
+    this.anchor = { t, hash: this.hash, evidence: false, baseline: cls ? this.signature(cls) : '', moved: false, row: this.snap ? this.snap.baseY + this.snap.cursorY : undefined };
+  }
+
+  /** A job's start as the turn's anchor. The shell has usually moved the cursor past the command line already (to
+   * the empty row where output begins): the anchor row is then the command's, so the output's first row is read. */
+  protected armJobAnchor(t: number): void {
+    this.armAnchor(t);
+    const snap = this.snap;
+    if (this.anchor && snap && snap.cursorX === 0 && !this.cursorRow().trim() && this.anchor.row !== undefined) this.anchor.row--;
+  }
+
+  /** The screen shows an explicit menu or question right now (a fact no hook's word hides). */
+  menuOnScreen(t: number): boolean {
+    if (!this.snap) return false;
+    const cls = this.reclassify(t);
+    return cls.verdict === 'waiting' && cls.explicit;
+  }
+
+  /** Where keys are not seen, a line-oriented program back at a prompt below a command that ran unseen: a turn,
+   * anchored on the command's row (its live edge is what the command printed). */
+  protected unseenCommand(ch: PaneChange): Signal[] {
+    const out: Signal[] = [];
+    const program = this.prog.program;
+    if (this.keysSeen || (program !== 'shell' && program !== 'generic')) return out;
+    const ran = this.unseen.observe(ch.snapshot, this.reclassify(ch.t));
+    if (!ran || this.phase() !== 'rest') return out;
+    // With shell integration the shell reports each command itself (Tier 1): nothing is left to infer.
+    if (this.tier1.lastAt > -Infinity) {
+      this.suppress(ch.t, 'run', 3, UNSEEN_RULE, 'shell_integration');
+      return out;
+    }
+    this.anchor = { t: ch.t, hash: ch.hash, evidence: true, baseline: '', moved: true, row: ran.row };
+    this.emit(out, ch.t, 'run', 3, UNSEEN_RULE, ran.line);
+    return out;
+  }
+
+  /** A verdict's identity for "is this still the same screen verdict as before the turn". */
+  protected signature(cls: Classification): string {
+    const memo = this.signatureOf;
+    if (memo && memo.cls === cls) return memo.signature;
+    const sig = `${cls.verdict}|${cls.rule}|${cls.line}`;
+    this.signatureOf = { cls, signature: sig };
+    return sig;
+  }
+
+  protected reclassify(t: number): Classification {
+    return this.reader.classify(t, this.prog.program, this.snap!, this.hash, this.anchor?.row, this.fullscreenMode(t));
+  }
+
+  /** Shells and programs without a profile are read for full-screen activity; agents' profiles read their TUIs. */
+  protected readsFullscreen(): boolean {
+    return this.prog.program === 'shell' || this.prog.program === 'generic';
+  }
+
+  protected fullscreenMode(t: number): FullscreenMode | null {
+    return this.snap && this.readsFullscreen() ? this.fullscreen.mode(t, this.snap.altScreen) : null;
+  }
+
+  protected cursorRow(): string {
+    return this.snap?.lines[this.snap.cursorY] ?? '';
+  }
+
+  /** This turn waited on the person and the wait has ended. */
+  get waitAnswered(): boolean {
+    return this.question.waitAnswered;
+  }
+
+  anchorAge(t: number): number | null {
+    return this.anchor ? t - this.anchor.t : null;
+  }
+
+  clearAnchor(): void {
+    this.anchor = null;
+  }
+
+  claimProgram(program: ProgramId, rule: string): void {
+    this.programChanged(this.prog.claim(program, rule));
+  }
+
+  /** A new program means a new profile: the next read classifies afresh. An agent found behind what `run` took for
+   * one thing to do (`npx …`, a wrapper script) is a session: its own screens and hooks tell its turns. */
+  protected programChanged(changed: boolean): void {
+    if (!changed) return;
+    this.reader.invalidate();
+    if (this.prog.program !== 'shell' && this.prog.program !== 'generic') this.tier1.programIsSession();
+  }
+
+  emit(out: Signal[], t: number, type: SignalType, tier: Tier, rule: string, line: string): void {
+    if (type === 'run') this.followUp.work();
+    else if (type === 'done' && this.followUp.hold({ t, tier, rule, line })) return this.suppress(t, type, tier, rule, 'queued_follow_up');
+    const target = targetState(type, this.state);
+    if (target === null) return;
+    this.ledger.fired(t, type, tier, rule);
+    out.push({ t, type, tier, rule, line: clip(line) });
+    if (target !== this.state) this.setState(target);
+  }
+
+  suppress(t: number, type: SignalType, tier: Tier, rule: string, reason: string): void {
+    this.ledger.suppress(t, type, tier, rule, reason);
+  }
+  /** Decide on the screen as it reads now: the signals the state machine should act on. */
+  protected abstract evaluate(t: number): Signal[];
+}
