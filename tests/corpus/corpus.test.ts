@@ -2,64 +2,23 @@
 // each recording: auto-detected profile and forced profile (--agent <family>), plus replay determinism.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureBuilt } from '../helpers/build.js';
 import { castPath, CORPUS, corpusNames, ROOT } from '../helpers/screen.js';
+import { describeRow, score, SCORE_MODES, type Score, type ScoreMode } from '../helpers/scorer.js';
 
 const run = promisify(execFile);
-const SCORER = join(ROOT, 'tests', 'fixtures', 'score.mjs');
 const NAMES = corpusNames();
-
-interface Row {
-  rec: string;
-  agreement: number | null;
-  done_lat: number[];
-  missed_done: number;
-  wait_lat: number[];
-  missed_wait: number;
-  false_done: number;
-  false_wait: number;
-  error: string | null;
-}
-interface Summary {
-  recordings: number;
-  mean_agreement: number;
-  done_latency_median: number | null;
-  done_latency_max: number | null;
-  missed_done: number;
-  missed_wait: number;
-  false_done: number;
-  false_wait: number;
-  errors: number;
-}
-interface Score {
-  rows: Row[];
-  summary: Summary;
-}
-
-async function score(cmd: string): Promise<Score> {
-  const { stdout } = await run(process.execPath, [SCORER, '--corpus', CORPUS, '--json', '--cmd', cmd], { cwd: ROOT, maxBuffer: 64 << 20, timeout: 150_000 });
-  return JSON.parse(stdout) as Score;
-}
-
-const MODES = {
-  auto: `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} replay {cast} --format jsonl`,
-  forced: `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} replay {cast} --agent {agent} --format jsonl`,
-} as const;
-const scores: Partial<Record<keyof typeof MODES, Score>> = {};
+const MODES = SCORE_MODES;
+const scores: Partial<Record<ScoreMode, Score>> = {};
 
 beforeAll(async () => {
   ensureBuilt();
   // the two scorer runs are independent: run them side by side
-  const [auto, forced] = await Promise.all([score(MODES.auto), score(MODES.forced)]);
+  const [auto, forced] = await Promise.all([score(CORPUS, 'auto', 150_000), score(CORPUS, 'forced', 150_000)]);
   scores.auto = auto;
   scores.forced = forced;
 }, 180_000);
-
-function describeRow(r: Row): string {
-  return `${r.rec}: agreement=${r.agreement} done_lat=${JSON.stringify(r.done_lat)} missed_done=${r.missed_done} wait_lat=${JSON.stringify(r.wait_lat)} missed_wait=${r.missed_wait} false_done=${r.false_done} false_wait=${r.false_wait}${r.error ? ` error=${r.error}` : ''}`;
-}
 
 for (const mode of Object.keys(MODES) as Array<keyof typeof MODES>) {
   describe(`corpus bar, ${mode === 'auto' ? 'auto-detected profile' : 'forced profile (--agent <family>)'}`, () => {

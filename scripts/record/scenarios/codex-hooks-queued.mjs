@@ -1,5 +1,5 @@
 // Codex 0.169 with notify installed: while the first answer streams the person types the next message and presses
-// Enter; Codex sends it by itself when the turn ends (issue 12 item 7).
+// Tab (the key Codex queues with); Codex sends it by itself when the turn ends (issue 12 item 7).
 export default {
   name: 'codex-hooks-queued',
   agent: 'codex',

@@ -1,30 +1,10 @@
-// The pager at rest in a tmux pane: the daemon sees its output but none of the keys that page it.
+// The pager at rest in a tmux pane: the session of shell-fullscreen-less.mjs, recorded as the daemon's tmux watcher
+// sees it (its output, none of the keys that page it).
+import direct from './shell-fullscreen-less.mjs';
+
 export default {
+  ...direct,
   transport: 'tmux',
   name: 'shell-fullscreen-less-tmux',
-  scenario: 'a tmux pane (no key events), bash without shell integration: `less notes.txt` (500 lines), read, paged, searched, quit with q',
-  cols: 100,
-  rows: 30,
-  setup: ['seq -f "line %g of the notes" 1 500 > notes.txt'],
-  steps: [
-    { wait: 2 },
-    { type: 'less notes.txt', enter: true },
-    { wait: 'blocked', means: 'idle', note: 'less waits on keys' },
-    { wait: 5 },
-    { press: 'Space' },
-    { wait: 'blocked', means: 'idle' },
-    { wait: 3 },
-    { press: ['Space', 'Space', 'b'] },
-    { wait: 'blocked', means: 'idle' },
-    { wait: 2 },
-    { type: '/line 300', enter: true },
-    { wait: 'blocked', means: 'idle' },
-    { wait: 6 },
-    { press: 'q' },
-    { wait: 'command_end' },
-    { wait: 2 },
-    { type: 'wc -l notes.txt', enter: true },
-    { wait: 'command_end' },
-  ],
-  tail: 3,
+  scenario: `a tmux pane (no key events), ${direct.scenario}`,
 };

@@ -1,27 +1,10 @@
-// The editor at 80x24, with a short Esc timeout (as defaults.vim sets): at rest while the person types.
+// The editor at 80x24, with a short Esc timeout (as defaults.vim sets): the session of shell-fullscreen-vim.mjs.
+import larger from './shell-fullscreen-vim.mjs';
+
 export default {
+  ...larger,
   name: 'shell-fullscreen-vim-80x24',
-  scenario: 'bash without shell integration: `vim notes.txt`, a few lines typed in insert mode, Esc, :wq',
   cols: 80,
   rows: 24,
   env: { VIMINIT: 'set nocompatible ttimeout ttimeoutlen=50' },
-  setup: ['printf "first line\\n" > notes.txt'],
-  steps: [
-    { wait: 2 },
-    { type: 'vim notes.txt', enter: true },
-    { wait: 'blocked', means: 'idle', note: 'vim waits on keys' },
-    { wait: 4 },
-    { press: 'o' },
-    { type: 'a second line', enter: true },
-    { type: 'and a third one', enter: true },
-    { press: 'Esc' },
-    { wait: 'blocked', means: 'idle' },
-    { wait: 5 },
-    { type: ':wq', enter: true },
-    { wait: 'command_end' },
-    { wait: 2 },
-    { type: 'cat notes.txt', enter: true },
-    { wait: 'command_end' },
-  ],
-  tail: 3,
 };

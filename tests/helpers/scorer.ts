@@ -1,0 +1,62 @@
+// Runs the official scorer (tests/fixtures/score.mjs, a copy of ../shared/eval/score.mjs) on a folder of recordings
+// with the built CLI, auto-detected (`replay`) and forced (`replay --agent {agent}`), for the corpus tests.
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { join } from 'node:path';
+import { BIN } from './build.js';
+import { ROOT } from './screen.js';
+
+const run = promisify(execFile);
+const SCORER = join(ROOT, 'tests', 'fixtures', 'score.mjs');
+
+export interface ScoreRow {
+  rec: string;
+  agreement: number | null;
+  done_lat: number[];
+  missed_done: number;
+  wait_lat: number[];
+  missed_wait: number;
+  false_done: number;
+  false_wait: number;
+  error: string | null;
+}
+export interface ScoreSummary {
+  recordings: number;
+  mean_agreement: number;
+  done_latency_median: number | null;
+  done_latency_max: number | null;
+  missed_done: number;
+  missed_wait: number;
+  false_done: number;
+  false_wait: number;
+  errors: number;
+}
+export interface Score {
+  rows: ScoreRow[];
+  summary: ScoreSummary;
+}
+
+/** The detector commands the scorer runs: the profile detected, or the recording's family forced. */
+export const SCORE_MODES = {
+  auto: `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} replay {cast} --format jsonl`,
+  forced: `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} replay {cast} --agent {agent} --format jsonl`,
+} as const;
+export type ScoreMode = keyof typeof SCORE_MODES;
+
+/** Recordings in `dir` that have a ground truth. */
+export function recordingNames(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((d) => existsSync(join(dir, d, 'truth.json')) && existsSync(join(dir, d, 'session.cast')))
+    .sort();
+}
+
+export async function score(corpus: string, mode: ScoreMode, timeoutMs = 240_000): Promise<Score> {
+  const args = [SCORER, '--corpus', corpus, '--json', '--cmd', SCORE_MODES[mode]];
+  const { stdout } = await run(process.execPath, args, { cwd: ROOT, maxBuffer: 64 << 20, timeout: timeoutMs });
+  return JSON.parse(stdout) as Score;
+}
+
+export function describeRow(r: ScoreRow): string {
+  return `${r.rec}: agreement=${r.agreement} done_lat=${JSON.stringify(r.done_lat)} missed_done=${r.missed_done} wait_lat=${JSON.stringify(r.wait_lat)} missed_wait=${r.missed_wait} false_done=${r.false_done} false_wait=${r.false_wait}${r.error ? ` error=${r.error}` : ''}`;
+}
