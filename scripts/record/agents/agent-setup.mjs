@@ -9,7 +9,37 @@ import { join } from 'node:path';
 export const AGENT_BIN = {
   codex: process.env.TS_CODEX_BIN ?? '/work/tools/codex/node_modules/.bin/codex',
   gemini: process.env.TS_GEMINI_BIN ?? '/work/tools/gemini/node_modules/.bin/gemini',
+  // the platform binary itself: the npm wrapper's postinstall (which links it) does not run under npm 11
+  opencode: process.env.TS_OPENCODE_BIN ?? '/work/tools/opencode/node_modules/opencode-linux-x64/bin/opencode',
+  kilo: process.env.TS_KILO_BIN ?? '/work/tools/kilo/node_modules/@kilocode/cli-linux-x64/bin/kilo',
 };
+
+/** Agents that take an OpenAI-compatible Chat Completions endpoint (scripts/record/agents/chat-backend.mjs). */
+export const CHAT_AGENTS = new Set(['opencode', 'kilo']);
+
+/**
+ * opencode and its fork Kilo Code CLI: a provider on the fake endpoint (the bundled openai-compatible SDK), its one
+ * model the default, `bash: "ask"` (it asks before running a command), sharing, autoupdate and the models.dev
+ * catalogue off. The same settings under each one's own name: ~/.config/opencode/opencode.json, ~/.config/kilo/kilo.json.
+ */
+function opencodeConfig(backendUrl) {
+  return {
+    $schema: 'https://opencode.ai/config.json',
+    provider: {
+      fake: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Fake',
+        options: { baseURL: backendUrl, apiKey: 'sk-fake' },
+        models: { 'fake-model': { name: 'Fake Model', tool_call: true, limit: { context: 128000, output: 8192 } } },
+      },
+    },
+    model: 'fake/fake-model',
+    small_model: 'fake/fake-model',
+    autoupdate: false,
+    share: 'disabled',
+    permission: { bash: 'ask' },
+  };
+}
 
 /**
  * The hook recorder: installed as the termsupervisor program the hooks run (`hooks install --command`), so the
@@ -88,6 +118,15 @@ export function setupAgent(agent, { root, scratch, home, project, backendUrl, ho
       ].join('\n'),
     );
     Object.assign(env, { CODEX_HOME: codexHome, FAKE_OPENAI_API_KEY: 'sk-fake' });
+  } else if (CHAT_AGENTS.has(agent)) {
+    const P = agent === 'kilo' ? 'KILO' : 'OPENCODE';
+    const dir = join(env.XDG_CONFIG_HOME, agent);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${agent}.json`), JSON.stringify(opencodeConfig(backendUrl), null, 2) + '\n');
+    for (const k of ['DISABLE_AUTOUPDATE', 'DISABLE_MODELS_FETCH', 'DISABLE_SHARE', 'DISABLE_DEFAULT_PLUGINS', 'DISABLE_LSP_DOWNLOAD', 'DISABLE_CLAUDE_CODE', 'DISABLE_EXTERNAL_SKILLS']) env[`${P}_${k}`] = 'true';
+    if (agent === 'kilo') Object.assign(env, { KILO_TELEMETRY_LEVEL: 'off', KILO_DISABLE_SESSION_INGEST: 'true', KILO_DISABLE_PRESENCE: 'true', KILO_DISABLE_CODEBASE_INDEXING: 'true' });
+    env.XDG_DATA_HOME = join(home, '.local', 'share');
+    env.XDG_CACHE_HOME = join(home, '.cache');
   } else {
     const dir = join(home, '.gemini');
     mkdirSync(dir, { recursive: true });
@@ -100,7 +139,8 @@ export function setupAgent(agent, { root, scratch, home, project, backendUrl, ho
     writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings, null, 2) + '\n');
     Object.assign(env, { GEMINI_API_KEY: 'fake-key', GOOGLE_GEMINI_BASE_URL: backendUrl });
   }
-  if (hooks) execFileSync(join(root, 'bin', 'termsupervisor'), ['hooks', 'install', agent, '--home', home, '--command', shim], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  // termsupervisor has no hooks for the chat agents yet: their recordings are of the screen alone
+  if (hooks && !CHAT_AGENTS.has(agent)) execFileSync(join(root, 'bin', 'termsupervisor'), ['hooks', 'install', agent, '--home', home, '--command', shim], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   return { env, log };
 }
 

@@ -32,6 +32,9 @@ export function agentSegments(events, duration) {
       case 'approval_given':
         mapped.push(e);
         break;
+      case 'turn_failed':
+        mapped.push({ t: e.t, kind: 'turn_failed', exit: `HTTP ${e.status}` });
+        break;
       case 'approval_dismissed':
         mapped.push({ t: e.t, kind: 'turn_complete' });
         break;

@@ -10,9 +10,10 @@ import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { keyBytes, keyGapMs, prng } from '../keys.mjs';
-import { AGENT_BIN, readHookLog, setupAgent } from './agent-setup.mjs';
+import { AGENT_BIN, CHAT_AGENTS, readHookLog, setupAgent } from './agent-setup.mjs';
 import { startResponsesBackend } from './responses-backend.mjs';
 import { startGeminiBackend } from './gemini-backend.mjs';
+import { startChatBackend } from './chat-backend.mjs';
 import { agentSegments } from './agent-truth.mjs';
 import { round } from '../truth.mjs';
 
@@ -32,7 +33,7 @@ function hashSeed(s) {
 export async function recordAgent(sc, opts = {}) {
   const name = opts.name ?? sc.name;
   const agent = sc.agent;
-  const out = resolve(opts.out ?? join(ROOT, 'tests', 'fixtures', 'recordings', name));
+  const out = resolve(opts.out ?? join(ROOT, 'tests', 'fixtures', sc.folder ?? 'recordings', name));
   const cols = sc.cols ?? 120;
   const rows = sc.rows ?? 40;
   // Not under the system's temporary dir: Codex refuses to set up its helper binaries there and says so on screen,
@@ -55,7 +56,7 @@ export async function recordAgent(sc, opts = {}) {
     counts[e.kind] = (counts[e.kind] ?? 0) + 1;
     event(e);
   };
-  const start = agent === 'codex' ? startResponsesBackend : startGeminiBackend;
+  const start = agent === 'codex' ? startResponsesBackend : CHAT_AGENTS.has(agent) ? startChatBackend : startGeminiBackend;
   const backend = await start({ replies: sc.replies, now, onEvent: onBackend });
   const { env: agentEnv, log } = setupAgent(agent, { root: ROOT, scratch, home, project, backendUrl: backend.url, hooks: sc.hooks !== false });
   const env = { PATH: process.env.PATH, USER: process.env.USER ?? 'root', LANG: 'C.UTF-8', TERM: 'xterm-256color', SHELL: '/bin/bash', ...agentEnv, ...(sc.env ?? {}) };
@@ -108,6 +109,10 @@ export async function recordAgent(sc, opts = {}) {
       event({ t, kind: 'prompt_queued', text: s.line, key, note: 'queued while the turn runs: the CLI sends it by itself when the turn ends' });
       s.queued.push(s.line);
       s.line = '';
+    } else if (opt.deny && s.mode === 'question') {
+      // the key that picks "reject" on the CLI's approval question (Enter on a Reject button): the turn ends there
+      event({ t, kind: 'approval_dismissed', answer: key, note: 'the person rejected the command at the approval question: the CLI drops it and the turn ends' });
+      s.mode = 'prompt';
     } else if (key === 'Enter') {
       const text = s.line;
       s.line = '';
@@ -149,7 +154,8 @@ export async function recordAgent(sc, opts = {}) {
       for (const k of [].concat(step.press)) await press(k, { dismiss: step.dismiss, queue: step.queue });
     } else if (step.answer !== undefined) {
       if (s.mode !== 'question') throw new Error(`answer step but no question is pending (mode ${s.mode})`);
-      for (const k of [].concat(step.answer)) await press(k);
+      const keys = [].concat(step.answer);
+      for (let i = 0; i < keys.length; i++) await press(keys[i], { deny: step.deny && i === keys.length - 1 });
     } else if (step.wait !== undefined) {
       const w = step.wait;
       if (typeof w === 'number') await sleep(w * 1000);
@@ -166,6 +172,9 @@ export async function recordAgent(sc, opts = {}) {
         const n = step.n ?? 1;
         await until(() => (counts.turn_complete ?? 0) >= n, timeout, `turn end #${n} (backend)`);
         if (s.mode === 'running' && (counts.turn_complete ?? 0) >= (step.last ?? n)) s.mode = 'prompt';
+      } else if (w === 'turn_failed') {
+        await until(() => (counts.turn_failed ?? 0) >= (step.n ?? 1), timeout, 'the backend to answer with an error the CLI does not retry');
+        if (s.mode === 'running') s.mode = 'prompt';
       } else if (w === 'request') {
         await until(() => (counts.backend_request ?? 0) >= step.n, timeout, `backend request #${step.n}`);
       } else if (w === 'exit') {
@@ -222,7 +231,9 @@ export async function recordAgent(sc, opts = {}) {
       prompt_queued: 'driver time of the Enter that queues a prompt while a turn runs (no new turn: the CLI sends it itself when the turn ends)',
       approval_requested: 'backend time at which the function call that needs approval finished streaming',
       approval_given: 'driver time of the key that answers the approval question',
-      approval_dismissed: 'driver time of Esc at the approval question: the turn ends there (DONE)',
+      approval_dismissed: 'driver time of Esc (or of the key that picks Reject) at the approval question: the turn ends there (DONE)',
+      turn_failed: 'backend time at which it answered with an HTTP error the CLI does not retry: the turn ends with the error (FAILED)',
+      backend_error: 'backend time of an HTTP error the CLI retries after a back-off: the turn goes on (RUNNING), informative',
       turn_complete: "backend time at which the turn's final answer finished streaming; one followed by the queued prompt's request, with no key from the driver between, is not a finish",
       cli_command: 'driver time of the Enter of a command to the CLI itself (/quit): no turn',
       hooks: "each hook call as the installed hook command received it (recorder's clock), also in the cast as 'h' events: informative here",

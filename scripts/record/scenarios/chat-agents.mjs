@@ -1,0 +1,94 @@
+// Scenarios for agent CLIs that take an OpenAI-compatible Chat Completions endpoint (opencode and its fork Kilo Code
+// CLI), recorded against scripts/record/agents/chat-backend.mjs into tests/fixtures/agents-next/<agent>-<what>/: no
+// profile exists for these agents yet, so they are kept apart from tests/fixtures/recordings/ (scored at 1.0).
+//   node scripts/record/agents/record-chat.mjs opencode [what...]
+const INPUT_BOX = 'Fake Model'; // the input box's model line: the driver types once it is drawn (pacing only)
+
+const ready = [{ wait: 'screen', text: INPUT_BOX, timeout: 40 }, { wait: 1.5 }];
+
+/** @param {string} agent  opencode | kilo;  @param {string} source  "opencode 1.18.33" */
+export function chatScenarios(agent, source) {
+  const base = { agent, source, hooks: false, folder: 'agents-next' };
+  const list = [
+    {
+      what: 'idle',
+      scenario: 'The CLI starts and shows its input box; nothing is typed for 10 s.',
+      replies: [],
+      steps: [...ready, { wait: 10 }],
+      tail: 0,
+    },
+    {
+      what: 'quick',
+      scenario: 'One prompt; the backend answers in 0.8 s with a short text in 3 chunks; 5 s rest.',
+      replies: [{ text: 'Hello! This is a quick answer from the fake model.', thinkMs: 800 }],
+      steps: [...ready, { type: 'say hello', enter: true }, { wait: 'turn_end' }],
+      tail: 5,
+    },
+    {
+      what: 'thinking',
+      scenario: 'One prompt; the backend streams reasoning_content deltas slowly for 8 s (long thinking), then the answer; 5 s rest.',
+      replies: [{ reasoning: 'Let me think about this carefully. First I consider the question, then the context, then what the person most likely wants, and finally how to say it briefly.', reasoningMs: 8000, text: 'After some thought: the answer is 42.', thinkMs: 500, chunks: 4, chunkMs: 250 }],
+      steps: [...ready, { type: 'think hard about it', enter: true }, { wait: 'turn_end', timeout: 40 }],
+      tail: 5,
+    },
+    {
+      what: 'approval',
+      scenario: 'One prompt; the backend asks for the shell command `ls -la` (permission bash: ask) -> approval question; the driver waits 3 s and presses Enter ("Allow once"); the command runs; the backend answers; 5 s rest.',
+      replies: [{ call: 'ls -la', thinkMs: 1000 }, { text: 'There are no files yet.', thinkMs: 600 }],
+      steps: [...ready, { type: 'list the files', enter: true }, { wait: 'approval' }, { wait: 3 }, { answer: 'Enter' }, { wait: 'turn_end' }],
+      tail: 5,
+    },
+    {
+      what: 'approval-deny',
+      scenario: 'One prompt; the backend asks for `rm -rf build` -> approval question; the driver waits 3 s and picks "Reject" (Right, Right, Enter); the CLI drops the command and ends the turn; 6 s rest.',
+      replies: [{ call: 'rm -rf build', thinkMs: 1000 }, { text: 'Understood, I will not delete it.', thinkMs: 600 }],
+      steps: [...ready, { type: 'clean the build folder', enter: true }, { wait: 'approval' }, { wait: 3 }, { answer: ['Right', 'Right', 'Enter'], deny: true }, { wait: 6 }],
+      tail: 0,
+    },
+    {
+      what: 'api-error',
+      scenario: 'One prompt; the backend answers HTTP 400 (not retried): the turn ends with the error on screen; 6 s rest.',
+      replies: [{ error: 400, message: 'Invalid request: the model rejected the prompt (scripted)', final: true, thinkMs: 800 }],
+      steps: [...ready, { type: 'say hello', enter: true }, { wait: 'turn_failed' }],
+      tail: 6,
+    },
+    {
+      what: 'api-retry',
+      scenario: 'One prompt; the backend answers HTTP 429, then HTTP 500 (the CLI retries each after a back-off, saying so), then the answer; 5 s rest.',
+      replies: [{ error: 429, message: 'Rate limit reached (scripted)', thinkMs: 500 }, { error: 500, message: 'Internal server error (scripted)', thinkMs: 300 }, { text: 'Answer after the retries.', thinkMs: 500 }],
+      steps: [...ready, { type: 'say hello', enter: true }, { wait: 'turn_end', timeout: 40 }],
+      tail: 5,
+    },
+    {
+      what: 'turns',
+      scenario: 'Three prompts, each typed 3 s after the previous answer finished; answers of 0.6-2 s; 5 s rest.',
+      replies: [
+        { text: 'First answer.', thinkMs: 600 },
+        { text: 'Second answer, a little longer than the first one, streamed in pieces.', thinkMs: 1200, chunks: 5, chunkMs: 200 },
+        { text: 'Third and last answer.', thinkMs: 800 },
+      ],
+      steps: [
+        ...ready,
+        { type: 'first question', enter: true },
+        { wait: 'turn_end', n: 1 },
+        { wait: 3 },
+        { type: 'second question', enter: true },
+        { wait: 'turn_end', n: 2 },
+        { wait: 3 },
+        { type: 'third question', enter: true },
+        { wait: 'turn_end', n: 3 },
+      ],
+      tail: 5,
+    },
+    {
+      what: 'approval-80x24',
+      cols: 80,
+      rows: 24,
+      scenario: 'At 80x24: one prompt; the backend asks for `ls -la` -> approval question; Enter after 3 s; the command runs; the answer; 5 s rest.',
+      replies: [{ call: 'ls -la', thinkMs: 1000 }, { text: 'There are no files yet.', thinkMs: 600 }],
+      steps: [...ready, { type: 'list the files', enter: true }, { wait: 'approval' }, { wait: 3 }, { answer: 'Enter' }, { wait: 'turn_end' }],
+      tail: 5,
+    },
+  ];
+  return list.map(({ what, ...sc }) => ({ ...base, name: `${agent}-${what}`, ...sc }));
+}
