@@ -70,7 +70,7 @@ export async function startChatBackend({ replies, now, onEvent }) {
       (async () => {
         if (reply.error !== undefined) {
           await sleep(reply.thinkMs ?? 300);
-          jsonReply(res, reply.error, { error: { message: reply.message ?? `scripted HTTP ${reply.error}`, type: reply.error === 429 ? 'rate_limit_exceeded' : 'server_error', code: String(reply.error) } });
+          jsonReply(res, reply.error, { error: { message: reply.message ?? `scripted HTTP ${reply.error}`, type: errorType(reply.error), code: null } });
           const e = { t: now(), kind: reply.final ? 'turn_failed' : 'backend_error', status: reply.error, source: `backend: answered HTTP ${reply.error}` };
           if (reply.final) e.note = 'the CLI does not retry this error: the turn ends with it';
           return onEvent(e);
@@ -142,6 +142,14 @@ async function respond(res, stream, id, model, reply) {
   if (!res.destroyed) res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage })}\n\n`);
   if (!res.destroyed) res.write('data: [DONE]\n\n');
   await new Promise((r) => res.end(r));
+}
+
+/** OpenAI's error types by status: the words some CLIs read to decide whether to retry ("server_error" is retried). */
+function errorType(status) {
+  if (status === 429) return 'rate_limit_exceeded';
+  if (status === 401) return 'authentication_error';
+  if (status >= 500) return 'server_error';
+  return 'invalid_request_error';
 }
 
 function jsonReply(res, status, o) {
