@@ -35,9 +35,13 @@ export function agentSegments(events, duration) {
       case 'turn_failed':
         mapped.push({ t: e.t, kind: 'turn_failed', exit: `HTTP ${e.status}` });
         break;
-      case 'approval_dismissed':
-        mapped.push({ t: e.t, kind: 'turn_complete' });
+      case 'approval_dismissed': {
+        // A CLI that tells the model about the refusal goes on working (its next request follows with no prompt
+        // between): the turn runs on until the backend's final answer. Otherwise the turn ended at the key.
+        const next = events.filter((x) => x.t > e.t && (x.kind === 'prompt_submitted' || x.kind === 'backend_request')).sort((a, b) => a.t - b.t)[0];
+        mapped.push({ t: e.t, kind: next?.kind === 'backend_request' ? 'approval_given' : 'turn_complete' });
         break;
+      }
       case 'turn_complete':
         if (!e.followed_by_queued) mapped.push(e);
         break;

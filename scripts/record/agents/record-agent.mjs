@@ -105,7 +105,10 @@ export async function recordAgent(sc, opts = {}) {
     const bytes = keyBytes(key);
     p.write(bytes);
     cast.push([t, 'i', bytes]);
-    if (opt.queue) {
+    if (opt.neutral) {
+      // a key inside the question that neither answers nor leaves it (moving to a button, opening a follow-up
+      // dialog of the same question): the question still waits
+    } else if (opt.queue) {
       event({ t, kind: 'prompt_queued', text: s.line, key, note: 'queued while the turn runs: the CLI sends it by itself when the turn ends' });
       s.queued.push(s.line);
       s.line = '';
@@ -155,7 +158,7 @@ export async function recordAgent(sc, opts = {}) {
     } else if (step.answer !== undefined) {
       if (s.mode !== 'question') throw new Error(`answer step but no question is pending (mode ${s.mode})`);
       const keys = [].concat(step.answer);
-      for (let i = 0; i < keys.length; i++) await press(keys[i], { deny: step.deny && i === keys.length - 1 });
+      for (let i = 0; i < keys.length; i++) await press(keys[i], { deny: step.deny && i === keys.length - 1, neutral: step.neutral });
     } else if (step.wait !== undefined) {
       const w = step.wait;
       if (typeof w === 'number') await sleep(w * 1000);

@@ -4,6 +4,13 @@
 //   node scripts/record/agents/record-chat.mjs opencode [what...]
 const INPUT_BOX = 'Fake Model'; // the input box's model line: the driver types once it is drawn (pacing only)
 
+/** Rejecting the command: opencode takes Enter on "Reject" as the answer; Kilo then asks "Tell Kilo what to do
+ * differently" (enter confirm, esc cancel) and the answer is the Enter that confirms it (empty). */
+const DENY = {
+  opencode: [{ answer: ['Right', 'Right', 'Enter'], deny: true }],
+  kilo: [{ answer: ['Right', 'Right', 'Enter'], neutral: true }, { wait: 2 }, { answer: 'Enter', deny: true }],
+};
+
 const ready = [{ wait: 'screen', text: INPUT_BOX, timeout: 40 }, { wait: 1.5 }];
 
 /** @param {string} agent  opencode | kilo;  @param {string} source  "opencode 1.18.33" */
@@ -40,9 +47,12 @@ export function chatScenarios(agent, source) {
     },
     {
       what: 'approval-deny',
-      scenario: 'One prompt; the backend asks for `rm -rf build` -> approval question; the driver waits 3 s and picks "Reject" (Right, Right, Enter); the CLI drops the command and ends the turn; 6 s rest.',
+      scenario:
+        agent === 'kilo'
+          ? 'One prompt; the backend asks for `rm -rf build` -> approval question; the driver waits 3 s and picks "Reject" (Right, Right, Enter), which opens "Tell Kilo what to do differently"; 2 s later Enter confirms with no text; 6 s rest.'
+          : 'One prompt; the backend asks for `rm -rf build` -> approval question; the driver waits 3 s and picks "Reject" (Right, Right, Enter); the CLI drops the command and ends the turn; 6 s rest.',
       replies: [{ call: 'rm -rf build', thinkMs: 1000 }, { text: 'Understood, I will not delete it.', thinkMs: 600 }],
-      steps: [...ready, { type: 'clean the build folder', enter: true }, { wait: 'approval' }, { wait: 3 }, { answer: ['Right', 'Right', 'Enter'], deny: true }, { wait: 6 }],
+      steps: [...ready, { type: 'clean the build folder', enter: true }, { wait: 'approval' }, { wait: 3 }, ...DENY[agent], { wait: 6 }],
       tail: 0,
     },
     {
