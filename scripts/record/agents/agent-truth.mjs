@@ -42,6 +42,9 @@ export function agentSegments(events, duration) {
         mapped.push({ t: e.t, kind: next?.kind === 'backend_request' ? 'approval_given' : 'turn_complete' });
         break;
       }
+      case 'turn_interrupted':
+        mapped.push({ t: e.t, kind: 'turn_complete', note: 'interrupted by the person' });
+        break;
       case 'turn_complete':
         if (!e.followed_by_queued) mapped.push(e);
         break;

@@ -105,7 +105,12 @@ export async function recordAgent(sc, opts = {}) {
     const bytes = keyBytes(key);
     p.write(bytes);
     cast.push([t, 'i', bytes]);
-    if (opt.neutral) {
+    if (opt.interrupt && s.mode === 'running') {
+      // the key that stops the running turn (after any arming key before it): the turn ends there, at rest
+      event({ t, kind: 'interrupt_sent', key });
+      event({ t, kind: 'turn_interrupted', note: 'the person interrupted the turn: at rest from this key' });
+      s.mode = 'prompt';
+    } else if (opt.neutral) {
       // a key inside the question that neither answers nor leaves it (moving to a button, opening a follow-up
       // dialog of the same question): the question still waits
     } else if (opt.queue) {
@@ -154,7 +159,8 @@ export async function recordAgent(sc, opts = {}) {
       for (const ch of step.type) await press(ch);
       if (step.enter) await press('Enter', { command: step.command, ends: step.ends, queue: step.queue });
     } else if (step.press !== undefined) {
-      for (const k of [].concat(step.press)) await press(k, { dismiss: step.dismiss, queue: step.queue });
+      const keys = [].concat(step.press);
+      for (let i = 0; i < keys.length; i++) await press(keys[i], { dismiss: step.dismiss, queue: step.queue, interrupt: step.interrupt && i === keys.length - 1 });
     } else if (step.answer !== undefined) {
       if (s.mode !== 'question') throw new Error(`answer step but no question is pending (mode ${s.mode})`);
       const keys = [].concat(step.answer);
@@ -236,6 +242,7 @@ export async function recordAgent(sc, opts = {}) {
       approval_given: 'driver time of the key that answers the approval question',
       approval_dismissed: 'driver time of Esc (or of the key that picks Reject) at the approval question: the turn ends there (DONE)',
       turn_failed: 'backend time at which it answered with an HTTP error the CLI does not retry: the turn ends with the error (FAILED)',
+      turn_interrupted: "driver time of the key that interrupts the running turn (opencode: the second Esc): at rest (DONE) from there",
       backend_error: 'backend time of an HTTP error the CLI retries after a back-off: the turn goes on (RUNNING), informative',
       turn_complete: "backend time at which the turn's final answer finished streaming; one followed by the queued prompt's request, with no key from the driver between, is not a finish",
       cli_command: 'driver time of the Enter of a command to the CLI itself (/quit): no turn',

@@ -91,6 +91,13 @@ export function chatScenarios(agent, source) {
       tail: 5,
     },
     {
+      what: 'interrupt',
+      scenario: 'One prompt; the backend streams reasoning slowly (20 s); 4 s after the request the driver presses Esc twice (the first arms "esc again to interrupt", the second interrupts); 6 s rest.',
+      replies: [{ reasoning: 'Thinking step by step about a long and winding problem that takes a good while to work through, considering every angle there is and then some more angles after those, slowly.', reasoningMs: 20000, text: 'Never shown.', thinkMs: 300 }],
+      steps: [...ready, { type: 'think for a long time', enter: true }, { wait: 'request', n: 1 }, { wait: 4 }, { press: ['Esc', 'Esc'], interrupt: true }, { wait: 6 }],
+      tail: 0,
+    },
+    {
       what: 'approval-80x24',
       cols: 80,
       rows: 24,
