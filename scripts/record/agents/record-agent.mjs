@@ -13,6 +13,7 @@ import { keyBytes, keyGapMs, prng } from '../keys.mjs';
 import { AGENT_BIN, readHookLog, setupAgent } from './agent-setup.mjs';
 import { startResponsesBackend } from './responses-backend.mjs';
 import { startGeminiBackend } from './gemini-backend.mjs';
+import { startChatBackend } from './chat-backend-qwen.mjs';
 import { agentSegments } from './agent-truth.mjs';
 import { round } from '../truth.mjs';
 
@@ -32,7 +33,8 @@ function hashSeed(s) {
 export async function recordAgent(sc, opts = {}) {
   const name = opts.name ?? sc.name;
   const agent = sc.agent;
-  const out = resolve(opts.out ?? join(ROOT, 'tests', 'fixtures', 'recordings', name));
+  // `folder`: agents without a profile yet go to tests/fixtures/agents-next (not scored at 1.0 by the suite)
+  const out = resolve(opts.out ?? join(ROOT, 'tests', 'fixtures', sc.folder ?? 'recordings', name));
   const cols = sc.cols ?? 120;
   const rows = sc.rows ?? 40;
   // Not under the system's temporary dir: Codex refuses to set up its helper binaries there and says so on screen,
@@ -55,9 +57,9 @@ export async function recordAgent(sc, opts = {}) {
     counts[e.kind] = (counts[e.kind] ?? 0) + 1;
     event(e);
   };
-  const start = agent === 'codex' ? startResponsesBackend : startGeminiBackend;
+  const start = { codex: startResponsesBackend, qwen: startChatBackend }[agent] ?? startGeminiBackend;
   const backend = await start({ replies: sc.replies, now, onEvent: onBackend });
-  const { env: agentEnv, log } = setupAgent(agent, { root: ROOT, scratch, home, project, backendUrl: backend.url, hooks: sc.hooks !== false });
+  const { env: agentEnv, log } = setupAgent(agent, { root: ROOT, scratch, home, project, backendUrl: backend.url, hooks: sc.hooks !== false, settings: sc.settings });
   const env = { PATH: process.env.PATH, USER: process.env.USER ?? 'root', LANG: 'C.UTF-8', TERM: 'xterm-256color', SHELL: '/bin/bash', ...agentEnv, ...(sc.env ?? {}) };
 
   // A headless terminal answers the CLI's queries (cursor position, device attributes, colours) as a terminal
@@ -224,6 +226,7 @@ export async function recordAgent(sc, opts = {}) {
       approval_given: 'driver time of the key that answers the approval question',
       approval_dismissed: 'driver time of Esc at the approval question: the turn ends there (DONE)',
       turn_complete: "backend time at which the turn's final answer finished streaming; one followed by the queued prompt's request, with no key from the driver between, is not a finish",
+      turn_failed: 'backend time of the last HTTP error reply of a turn (no request of the turn followed it: the CLI gave up and shows the error)',
       cli_command: 'driver time of the Enter of a command to the CLI itself (/quit): no turn',
       hooks: "each hook call as the installed hook command received it (recorder's clock), also in the cast as 'h' events: informative here",
     },
