@@ -168,6 +168,18 @@ export async function recordAgent(sc, opts = {}) {
         const n = step.n ?? 1;
         await until(() => (counts.turn_complete ?? 0) >= n, timeout, `turn end #${n} (backend)`);
         if (s.mode === 'running' && (counts.turn_complete ?? 0) >= (step.last ?? n)) s.mode = 'prompt';
+      } else if (w === 'quiet') {
+        // the CLI's retries are over: no request reached the backend for `seconds` (its longest retry gap is shorter)
+        let last = now();
+        let seen = counts.backend_request ?? 0;
+        await until(() => {
+          if ((counts.backend_request ?? 0) !== seen) {
+            seen = counts.backend_request ?? 0;
+            last = now();
+          }
+          return now() - last >= step.seconds;
+        }, timeout, `${step.seconds} s without a backend request`);
+        if (s.mode === 'running') s.mode = 'prompt';
       } else if (w === 'request') {
         await until(() => (counts.backend_request ?? 0) >= step.n, timeout, `backend request #${step.n}`);
       } else if (w === 'exit') {
