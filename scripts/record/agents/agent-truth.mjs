@@ -48,6 +48,7 @@ export function agentSegments(events, duration) {
         mapped.push(e);
         break;
       case 'approval_dismissed':
+      case 'turn_interrupted':
         mapped.push({ t: e.t, kind: 'turn_complete' });
         break;
       case 'turn_complete':

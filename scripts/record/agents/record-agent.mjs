@@ -126,6 +126,9 @@ export async function recordAgent(sc, opts = {}) {
         event({ t, kind: 'approval_given', answer: key });
         s.mode = 'running';
       }
+    } else if (key === 'Esc' && s.mode === 'running' && opt.interrupt) {
+      event({ t, kind: 'turn_interrupted', note: 'Esc while the turn runs: the CLI stops it and the turn ends' });
+      s.mode = 'prompt';
     } else if (key === 'Esc' && s.mode === 'question' && opt.dismiss) {
       event({ t, kind: 'approval_dismissed', note: 'Esc at the approval question: the CLI drops the command and the turn ends' });
       s.mode = 'prompt';
@@ -148,7 +151,7 @@ export async function recordAgent(sc, opts = {}) {
       for (const ch of step.type) await press(ch);
       if (step.enter) await press('Enter', { command: step.command, ends: step.ends, queue: step.queue });
     } else if (step.press !== undefined) {
-      for (const k of [].concat(step.press)) await press(k, { dismiss: step.dismiss, queue: step.queue });
+      for (const k of [].concat(step.press)) await press(k, { dismiss: step.dismiss, interrupt: step.interrupt, queue: step.queue });
     } else if (step.answer !== undefined) {
       if (s.mode !== 'question') throw new Error(`answer step but no question is pending (mode ${s.mode})`);
       for (const k of [].concat(step.answer)) await press(k);
@@ -237,6 +240,7 @@ export async function recordAgent(sc, opts = {}) {
       approval_requested: 'backend time at which the function call that needs approval finished streaming',
       approval_given: 'driver time of the key that answers the approval question',
       approval_dismissed: 'driver time of Esc at the approval question: the turn ends there (DONE)',
+      turn_interrupted: 'driver time of Esc while a turn runs: the turn ends there (DONE)',
       turn_complete: "backend time at which the turn's final answer finished streaming; one followed by the queued prompt's request, with no key from the driver between, is not a finish",
       turn_failed: 'backend time of the last HTTP error reply of a turn (no request of the turn followed it: the CLI gave up and shows the error)',
       cli_command: 'driver time of the Enter of a command to the CLI itself (/quit): no turn',
