@@ -17,7 +17,7 @@ function stateOf(e) {
     case 'turn_complete':
       return { state: 'DONE' };
     case 'turn_failed':
-      return { state: 'FAILED', note: `exit ${e.exit}` };
+      return { state: 'FAILED', note: e.note ?? `exit ${e.exit}` };
     default:
       return null;
   }

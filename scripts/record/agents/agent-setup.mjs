@@ -9,13 +9,16 @@ import { join } from 'node:path';
 export const AGENT_BIN = {
   codex: process.env.TS_CODEX_BIN ?? '/work/tools/codex/node_modules/.bin/codex',
   gemini: process.env.TS_GEMINI_BIN ?? '/work/tools/gemini/node_modules/.bin/gemini',
+  qwen: process.env.TS_QWEN_BIN ?? '/work/tools/qwen/node_modules/.bin/qwen',
   // the platform binary itself: the npm wrapper's postinstall (which links it) does not run under npm 11
   opencode: process.env.TS_OPENCODE_BIN ?? '/work/tools/opencode/node_modules/opencode-linux-x64/bin/opencode',
   kilo: process.env.TS_KILO_BIN ?? '/work/tools/kilo/node_modules/@kilocode/cli-linux-x64/bin/kilo',
 };
 
-/** Agents that take an OpenAI-compatible Chat Completions endpoint (scripts/record/agents/chat-backend.mjs). */
-export const CHAT_AGENTS = new Set(['opencode', 'kilo']);
+/** Agents recorded against an OpenAI-compatible Chat Completions endpoint (scripts/record/agents/chat-backend.mjs). */
+export const CHAT_AGENTS = new Set(['opencode', 'kilo', 'qwen']);
+/** opencode and its fork Kilo Code CLI: the same config under each one's name. */
+const OPENCODE_FAMILY = new Set(['opencode', 'kilo']);
 
 /**
  * opencode and its fork Kilo Code CLI: a provider on the fake endpoint (the bundled openai-compatible SDK), its one
@@ -78,8 +81,9 @@ process.stdin.on('end', done);
 const HOOK_STDIN_MAX_MS = 500;
 
 /** Writes the agent's settings under `home`, installs the hooks (unless `hooks` is false: a recording of the screen
- * alone); returns the environment to run it with. */
-export function setupAgent(agent, { root, scratch, home, project, backendUrl, hooks = true }) {
+ * alone); `settings`: top-level sections merged into the agent's settings (Qwen Code); returns the environment to
+ * run it with. */
+export function setupAgent(agent, { root, scratch, home, project, backendUrl, hooks = true, settings = {} }) {
   const bin = join(scratch, 'bin');
   mkdirSync(bin, { recursive: true });
   const log = join(scratch, 'hooks.log');
@@ -118,7 +122,7 @@ export function setupAgent(agent, { root, scratch, home, project, backendUrl, ho
       ].join('\n'),
     );
     Object.assign(env, { CODEX_HOME: codexHome, FAKE_OPENAI_API_KEY: 'sk-fake' });
-  } else if (CHAT_AGENTS.has(agent)) {
+  } else if (OPENCODE_FAMILY.has(agent)) {
     const P = agent === 'kilo' ? 'KILO' : 'OPENCODE';
     const dir = join(env.XDG_CONFIG_HOME, agent);
     mkdirSync(dir, { recursive: true });
@@ -127,6 +131,8 @@ export function setupAgent(agent, { root, scratch, home, project, backendUrl, ho
     if (agent === 'kilo') Object.assign(env, { KILO_TELEMETRY_LEVEL: 'off', KILO_DISABLE_SESSION_INGEST: 'true', KILO_DISABLE_PRESENCE: 'true', KILO_DISABLE_CODEBASE_INDEXING: 'true' });
     env.XDG_DATA_HOME = join(home, '.local', 'share');
     env.XDG_CACHE_HOME = join(home, '.cache');
+  } else if (agent === 'qwen') {
+    Object.assign(env, qwenSettings(home, backendUrl, settings));
   } else {
     const dir = join(home, '.gemini');
     mkdirSync(dir, { recursive: true });
@@ -139,9 +145,39 @@ export function setupAgent(agent, { root, scratch, home, project, backendUrl, ho
     writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings, null, 2) + '\n');
     Object.assign(env, { GEMINI_API_KEY: 'fake-key', GOOGLE_GEMINI_BASE_URL: backendUrl });
   }
-  // termsupervisor has no hooks for the chat agents yet: their recordings are of the screen alone
-  if (hooks && !CHAT_AGENTS.has(agent)) execFileSync(join(root, 'bin', 'termsupervisor'), ['hooks', 'install', agent, '--home', home, '--command', shim], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  // termsupervisor has no hooks for opencode or Kilo yet: their recordings are of the screen alone
+  if (hooks && !OPENCODE_FAMILY.has(agent)) execFileSync(join(root, 'bin', 'termsupervisor'), ['hooks', 'install', agent, '--home', home, '--command', shim], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   return { env, log };
+}
+
+/** Qwen Code (a Gemini CLI fork) against a Chat Completions backend: settings in ~/.qwen/settings.json, the
+ * endpoint in the OpenAI environment; update checks, usage statistics, telemetry, the folder-trust prompt, the
+ * API preconnect, the welcome-back / tips screens and the background memory agent off. Approval mode stays "default": it asks before a command. */
+function qwenSettings(home, backendUrl, extra = {}) {
+  const dir = join(home, '.qwen');
+  mkdirSync(dir, { recursive: true });
+  const settings = {
+    security: { auth: { selectedType: 'openai' }, folderTrust: { enabled: false } },
+    model: { name: 'fake-model' },
+    general: { enableAutoUpdate: false, disableAutoUpdate: true, disableUpdateNag: true, checkForUpdates: false },
+    privacy: { usageStatisticsEnabled: false },
+    telemetry: { enabled: false },
+    // follow-up suggestions are a request of their own after each turn (with tools); feedback asks the person
+    ui: { hideTips: true, enableWelcomeBack: false, enableFollowupSuggestions: false, enableUserFeedback: false },
+    tools: { approvalMode: 'default' },
+    // its background memory agent sends tool-carrying requests after each turn: not the person's conversation
+    memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false },
+  };
+  for (const [k, v] of Object.entries(extra)) settings[k] = { ...(settings[k] ?? {}), ...v };
+  mkdirSync(join(dir, 'extensions'), { recursive: true });
+  writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings, null, 2) + '\n');
+  return {
+    OPENAI_API_KEY: 'sk-fake',
+    OPENAI_BASE_URL: backendUrl,
+    OPENAI_MODEL: 'fake-model',
+    QWEN_USAGE_STATISTICS_ENABLED: 'false',
+    QWEN_CODE_DISABLE_PRECONNECT: '1',
+  };
 }
 
 /** Hook calls logged since `offset` (bytes): [{epoch, agent, event, payload}], and the new offset. */

@@ -22,8 +22,23 @@ export function markQueuedFollowUps(events) {
   return events;
 }
 
+/**
+ * An HTTP error the backend answered is the turn's failure when no request of the same turn came after it (the
+ * CLI's own retries are requests that come after it). Marks those (`gave_up`) in place.
+ */
+export function markGivenUpErrors(events) {
+  const sorted = [...events].sort((a, b) => a.t - b.t);
+  for (let i = 0; i < sorted.length; i++) {
+    if (sorted[i].kind !== 'api_error') continue;
+    const next = sorted.slice(i + 1).find((x) => x.kind === 'prompt_submitted' || x.kind === 'backend_request');
+    if (!next || next.kind === 'prompt_submitted') sorted[i].gave_up = true;
+  }
+  return events;
+}
+
 export function agentSegments(events, duration) {
   markQueuedFollowUps(events);
+  markGivenUpErrors(events);
   const mapped = [];
   for (const e of events) {
     switch (e.kind) {
@@ -31,9 +46,6 @@ export function agentSegments(events, duration) {
       case 'approval_requested':
       case 'approval_given':
         mapped.push(e);
-        break;
-      case 'turn_failed':
-        mapped.push({ t: e.t, kind: 'turn_failed', exit: `HTTP ${e.status}` });
         break;
       case 'approval_dismissed': {
         // A CLI that tells the model about the refusal goes on working (its next request follows with no prompt
@@ -47,6 +59,9 @@ export function agentSegments(events, duration) {
         break;
       case 'turn_complete':
         if (!e.followed_by_queued) mapped.push(e);
+        break;
+      case 'api_error':
+        if (e.gave_up) mapped.push({ t: e.t, kind: 'turn_failed', note: `HTTP ${e.status}: the CLI gave up` });
         break;
       case 'cli_command':
         // `/quit`: the session is over; nothing is running and nothing new finished.

@@ -1,30 +1,37 @@
 // A scripted stand-in for an OpenAI-compatible Chat Completions API (POST .../chat/completions, SSE
 // `chat.completion.chunk`), for recording any agent CLI that takes a custom OpenAI-compatible endpoint (opencode,
 // Kilo Code CLI, Qwen Code, ...). It is the truth's clock for what the model did: when a reply that asks for a
-// command finished streaming, when the last reply of a turn finished, when an error was answered. Requests that carry
-// the agent's tools are the conversation; the CLI's own side requests (a session title, a next-speaker check) carry
-// none and are answered at once, never counted as turns.
+// command finished streaming, when the last reply of a turn finished, when an HTTP error was answered (whether the
+// CLI gave up on it is told afterwards by agent-truth.mjs: no request of the turn came after it). Requests that carry
+// the agent's tools are the conversation; the CLI's own side requests (a session title, a next-speaker check, a
+// summary) carry none and are answered at once, never counted as turns.
 import { createServer } from 'node:http';
 import { splitText } from './responses-backend.mjs';
 
 /**
- * @typedef {{ text: string, chunks?: number, chunkMs?: number, thinkMs?: number,
- *             reasoning?: string, reasoningMs?: number }} TextReply
- *   the turn's final answer; `reasoning` is streamed first as `reasoning_content` deltas spread over `reasoningMs`
- *   (a slow "long thinking" stream: bytes keep coming, no answer yet)
+ * @typedef {{ text: string, chunks?: number, chunkMs?: number, thinkMs?: number, reasoning?: string,
+ *             reasoningMs?: number, reasoningChunks?: number, reasoningChunkMs?: number }} TextReply
+ *   the turn's final answer; `reasoning` is streamed first as `reasoning_content` deltas, `reasoningChunks` pieces
+ *   `reasoningChunkMs` apart, or spread over `reasoningMs` (a slow "long thinking" stream: bytes, no answer yet)
  * @typedef {{ call: string, thinkMs?: number, approval?: boolean }} CallReply
- *   a shell command: a tool call to the request's shell tool (the tool whose parameters have `command`).
- *   `approval: false` when the CLI will not ask (the truth then has `tool_call_sent`, not `approval_requested`)
- * @typedef {{ error: number, message?: string, thinkMs?: number, final?: boolean }} ErrorReply
- *   an HTTP error reply (429, 500, 401...). `final: true` when the CLI gives up on it and ends the turn with an
- *   error (the truth's `turn_failed`); otherwise the CLI is expected to retry (the turn goes on: `backend_error`)
+ *   a shell command: a tool call to the request's shell tool (named like one, or the first whose parameters have
+ *   `command`). `approval: false` when the CLI will not ask (the truth then has `tool_call_sent`)
+ * @typedef {{ status: number, message?: string, times?: number, thinkMs?: number }} ErrorReply
+ *   an HTTP error (429, 500, 400...) answered to this request and to the next `times - 1` (the CLI's retries);
+ *   `error` is accepted for `status`
  */
 
 /**
  * @param {{ replies: Array<TextReply|CallReply|ErrorReply>, now: () => number, onEvent: (e: object) => void }} opts
  *   replies: answers to the conversation's requests, in order; now: the recorder's clock (s); onEvent: truth events.
  */
-export async function startChatBackend({ replies, now, onEvent }) {
+export async function startChatBackend({ replies, now, onEvent, model: modelName = 'fake-model', sideText = 'Fake session' }) {
+  const queue = [];
+  for (const r of replies) {
+    const status = r.status ?? r.error;
+    const reply = status !== undefined ? { ...r, status } : r;
+    for (let i = 0; i < (status !== undefined ? (r.times ?? 1) : 1); i++) queue.push(reply);
+  }
   let next = 0;
   let seq = 0;
   const server = createServer((req, res) => {
@@ -33,8 +40,11 @@ export async function startChatBackend({ replies, now, onEvent }) {
     req.on('end', () => {
       const t = now();
       const url = req.url ?? '';
-      if (req.method === 'GET' && url.endsWith('/models')) return jsonReply(res, 200, { object: 'list', data: [{ id: 'fake-model', object: 'model', owned_by: 'fake' }] });
-      if (req.method !== 'POST' || !url.endsWith('/chat/completions')) {
+      if (req.method === 'GET' && /\/models\/?$/.test(url)) {
+        onEvent({ t, kind: 'side_request', path: url, note: 'the CLI lists the models (not a turn)' });
+        return jsonReply(res, 200, { object: 'list', data: [{ id: modelName, object: 'model', created: 0, owned_by: 'fake' }] });
+      }
+      if (req.method !== 'POST' || !/\/chat\/completions\/?$/.test(url)) {
         onEvent({ t, kind: 'unknown_request', method: req.method, url });
         return jsonReply(res, 404, { error: { message: 'not here', type: 'not_found' } });
       }
@@ -42,19 +52,19 @@ export async function startChatBackend({ replies, now, onEvent }) {
       try {
         json = JSON.parse(body || '{}');
       } catch {
-        return jsonReply(res, 400, { error: { message: 'bad json' } });
+        return jsonReply(res, 400, { error: { message: 'bad json', type: 'invalid_request_error' } });
       }
       const id = `chatcmpl-${++seq}`;
-      const model = json.model ?? 'fake-model';
+      const model = json.model ?? modelName;
       const tools = Array.isArray(json.tools) ? json.tools : [];
       if (tools.length === 0) {
         onEvent({ t, kind: 'side_request', note: 'the CLI asks for something of its own (no tools: a title, a check), not a turn of the conversation' });
-        const text = json.response_format?.type === 'json_schema' || json.response_format?.type === 'json_object' ? '{}' : 'Fake session';
+        const text = json.response_format?.type === 'json_schema' || json.response_format?.type === 'json_object' ? '{}' : sideText;
         return respond(res, json.stream, id, model, { text, chunks: 1, thinkMs: 0 });
       }
       const fromTool = lastIsToolResult(json.messages);
       onEvent({ t, kind: 'backend_request', n: next, ...(fromTool ? { after: 'tool output' } : { prompt: lastUserText(json.messages) }) });
-      const reply = replies[next++];
+      const reply = queue[next++];
       if (!reply) {
         onEvent({ t, kind: 'unexpected_request', note: 'the script has no reply for this request' });
         return jsonReply(res, 500, { error: { message: 'no scripted reply', type: 'server_error' } });
@@ -68,12 +78,14 @@ export async function startChatBackend({ replies, now, onEvent }) {
       });
       const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
       (async () => {
-        if (reply.error !== undefined) {
+        if (reply.status !== undefined) {
           await sleep(reply.thinkMs ?? 300);
-          jsonReply(res, reply.error, { error: { message: reply.message ?? `scripted HTTP ${reply.error}`, type: errorType(reply.error), code: null } });
-          const e = { t: now(), kind: reply.final ? 'turn_failed' : 'backend_error', status: reply.error, source: `backend: answered HTTP ${reply.error}` };
-          if (reply.final) e.note = 'the CLI does not retry this error: the turn ends with it';
-          return onEvent(e);
+          const message = reply.message ?? (reply.status === 429 ? 'Rate limit reached for requests' : reply.status >= 500 ? 'The server had an error while processing your request.' : `scripted HTTP ${reply.status}`);
+          await new Promise((r) => {
+            res.writeHead(reply.status, { 'content-type': 'application/json' });
+            res.end(JSON.stringify({ error: { message, type: errorType(reply.status), code: reply.status === 429 ? 'rate_limit_exceeded' : null } }), r);
+          });
+          return onEvent({ t: now(), kind: 'api_error', status: reply.status, source: 'backend: the HTTP error reply was sent' });
         }
         if (reply.call !== undefined) {
           const tool = shellTool(tools);
@@ -123,11 +135,14 @@ async function respond(res, stream, id, model, reply) {
   send({ role: 'assistant', content: '' });
   await sleep(reply.thinkMs ?? 300);
   if (reply.reasoning) {
-    const parts = splitText(reply.reasoning, Math.max(1, Math.round((reply.reasoningMs ?? 3000) / 500)));
-    const gap = (reply.reasoningMs ?? 3000) / parts.length;
-    for (const p of parts) {
-      send({ reasoning_content: p });
-      await sleep(gap);
+    // `reasoningChunks` pieces `reasoningChunkMs` apart, or about one piece per 0.5 s spread over `reasoningMs`
+    const spread = reply.reasoningChunkMs === undefined;
+    const parts = splitText(reply.reasoning, reply.reasoningChunks ?? Math.max(1, Math.round((reply.reasoningMs ?? 3000) / 500)));
+    const gap = spread ? (reply.reasoningMs ?? 3000) / parts.length : reply.reasoningChunkMs;
+    for (let i = 0; i < parts.length && !res.destroyed; i++) {
+      if (i > 0 && !spread) await sleep(gap);
+      send({ reasoning_content: parts[i] });
+      if (spread) await sleep(gap);
     }
   }
   if (toolCall) send({ tool_calls: [toolCall] });
@@ -146,7 +161,7 @@ async function respond(res, stream, id, model, reply) {
 
 /** OpenAI's error types by status: the words some CLIs read to decide whether to retry ("server_error" is retried). */
 function errorType(status) {
-  if (status === 429) return 'rate_limit_exceeded';
+  if (status === 429) return 'rate_limit_error';
   if (status === 401) return 'authentication_error';
   if (status >= 500) return 'server_error';
   return 'invalid_request_error';

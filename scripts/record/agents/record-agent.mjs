@@ -33,6 +33,7 @@ function hashSeed(s) {
 export async function recordAgent(sc, opts = {}) {
   const name = opts.name ?? sc.name;
   const agent = sc.agent;
+  // `folder`: agents without a profile yet go to tests/fixtures/agents-next (not scored at 1.0 by the suite)
   const out = resolve(opts.out ?? join(ROOT, 'tests', 'fixtures', sc.folder ?? 'recordings', name));
   const cols = sc.cols ?? 120;
   const rows = sc.rows ?? 40;
@@ -58,7 +59,7 @@ export async function recordAgent(sc, opts = {}) {
   };
   const start = agent === 'codex' ? startResponsesBackend : CHAT_AGENTS.has(agent) ? startChatBackend : startGeminiBackend;
   const backend = await start({ replies: sc.replies, now, onEvent: onBackend });
-  const { env: agentEnv, log } = setupAgent(agent, { root: ROOT, scratch, home, project, backendUrl: backend.url, hooks: sc.hooks !== false });
+  const { env: agentEnv, log } = setupAgent(agent, { root: ROOT, scratch, home, project, backendUrl: backend.url, hooks: sc.hooks !== false, settings: sc.settings });
   const env = { PATH: process.env.PATH, USER: process.env.USER ?? 'root', LANG: 'C.UTF-8', TERM: 'xterm-256color', SHELL: '/bin/bash', ...agentEnv, ...(sc.env ?? {}) };
 
   // A headless terminal answers the CLI's queries (cursor position, device attributes, colours) as a terminal
@@ -181,8 +182,17 @@ export async function recordAgent(sc, opts = {}) {
         const n = step.n ?? 1;
         await until(() => (counts.turn_complete ?? 0) >= n, timeout, `turn end #${n} (backend)`);
         if (s.mode === 'running' && (counts.turn_complete ?? 0) >= (step.last ?? n)) s.mode = 'prompt';
-      } else if (w === 'turn_failed') {
-        await until(() => (counts.turn_failed ?? 0) >= (step.n ?? 1), timeout, 'the backend to answer with an error the CLI does not retry');
+      } else if (w === 'quiet') {
+        // the CLI's retries are over: no request reached the backend for `seconds` (its longest retry gap is shorter)
+        let last = now();
+        let seen = counts.backend_request ?? 0;
+        await until(() => {
+          if ((counts.backend_request ?? 0) !== seen) {
+            seen = counts.backend_request ?? 0;
+            last = now();
+          }
+          return now() - last >= step.seconds;
+        }, timeout, `${step.seconds} s without a backend request`);
         if (s.mode === 'running') s.mode = 'prompt';
       } else if (w === 'request') {
         await until(() => (counts.backend_request ?? 0) >= step.n, timeout, `backend request #${step.n}`);
@@ -240,11 +250,11 @@ export async function recordAgent(sc, opts = {}) {
       prompt_queued: 'driver time of the Enter that queues a prompt while a turn runs (no new turn: the CLI sends it itself when the turn ends)',
       approval_requested: 'backend time at which the function call that needs approval finished streaming',
       approval_given: 'driver time of the key that answers the approval question',
-      approval_dismissed: 'driver time of Esc (or of the key that picks Reject) at the approval question: the turn ends there (DONE)',
-      turn_failed: 'backend time at which it answered with an HTTP error the CLI does not retry: the turn ends with the error (FAILED)',
-      turn_interrupted: "driver time of the key that interrupts the running turn (opencode: the second Esc): at rest (DONE) from there",
-      backend_error: 'backend time of an HTTP error the CLI retries after a back-off: the turn goes on (RUNNING), informative',
+      approval_dismissed: 'driver time of Esc (or of the key that picks Reject) at the approval question: the turn ends there (DONE), unless the CLI then asks the model again (RUNNING on)',
+      turn_interrupted: 'driver time of the key that interrupts the running turn (Esc; opencode: the second Esc): at rest (DONE) from there',
+      api_error: 'backend time of an HTTP error reply; the last of a turn, with no request of the turn after it, is the failure (the CLI gave up: FAILED), the others were retried (RUNNING on)',
       turn_complete: "backend time at which the turn's final answer finished streaming; one followed by the queued prompt's request, with no key from the driver between, is not a finish",
+      turn_failed: 'backend time of the last HTTP error reply of a turn (no request of the turn followed it: the CLI gave up and shows the error)',
       cli_command: 'driver time of the Enter of a command to the CLI itself (/quit): no turn',
       hooks: "each hook call as the installed hook command received it (recorder's clock), also in the cast as 'h' events: informative here",
     },

@@ -58,14 +58,15 @@ export function chatScenarios(agent, source) {
     {
       what: 'api-error',
       scenario: 'One prompt; the backend answers HTTP 400 (not retried): the turn ends with the error on screen; 6 s rest.',
-      replies: [{ error: 400, message: 'Invalid request: the model rejected the prompt (scripted)', final: true, thinkMs: 800 }],
-      steps: [...ready, { type: 'say hello', enter: true }, { wait: 'turn_failed' }],
-      tail: 6,
+      replies: [{ status: 400, message: 'Invalid request: the model rejected the prompt (scripted)', thinkMs: 800 }],
+      // the CLI does not retry a 400: no request comes after it (agent-truth.mjs makes it the turn's failure)
+      steps: [...ready, { type: 'say hello', enter: true }, { wait: 'request', n: 1 }, { wait: 'quiet', seconds: 6 }],
+      tail: 0,
     },
     {
       what: 'api-retry',
       scenario: 'One prompt; the backend answers HTTP 429, then HTTP 500 (the CLI retries each after a back-off, saying so), then the answer; 5 s rest.',
-      replies: [{ error: 429, message: 'Rate limit reached (scripted)', thinkMs: 500 }, { error: 500, message: 'Internal server error (scripted)', thinkMs: 300 }, { text: 'Answer after the retries.', thinkMs: 500 }],
+      replies: [{ status: 429, message: 'Rate limit reached (scripted)', thinkMs: 500 }, { status: 500, message: 'Internal server error (scripted)', thinkMs: 300 }, { text: 'Answer after the retries.', thinkMs: 500 }],
       steps: [...ready, { type: 'say hello', enter: true }, { wait: 'turn_end', timeout: 40 }],
       tail: 5,
     },
