@@ -1,5 +1,6 @@
 // Drives one PaneMonitor (the real pipeline: terminal → change queue → analyzer → state machine) in virtual time.
 // Every event is applied at its own pane-clock time; `until` lets time run on so quiet windows and timers fire.
+import { afterEach } from 'vitest';
 import { loadConfig, type AgentChoice, type Config, type Raw } from '../../src/config/config.js';
 import type { PaneMonitor } from '../../src/daemon/pane-monitor.js';
 import { virtualPane } from '../../src/daemon/replay.js';
@@ -97,4 +98,17 @@ export class PaneDriver {
   stop(): void {
     this.monitor.stop();
   }
+}
+
+/** A test file's driver factory: each driver it makes (defaults, then the call's options) is stopped after each test. */
+export function useDrivers(defaults: DriverOptions = {}): (opts?: DriverOptions) => PaneDriver {
+  const made: PaneDriver[] = [];
+  afterEach(() => {
+    for (const d of made.splice(0)) d.stop();
+  });
+  return (opts = {}) => {
+    const d = new PaneDriver({ ...defaults, ...opts });
+    made.push(d);
+    return d;
+  };
 }

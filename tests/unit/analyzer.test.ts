@@ -1,22 +1,14 @@
 // The tiered analyzer and the state machine, driven through a real PaneMonitor in virtual time with synthetic byte
 // streams: turn anchors, stability windows, explicit markers, Tier 1 shell integration and OSC 7501, the
 // prompt-silence and job gates, stall, LONG_RUNNING, ack, and what each transition records.
-import { afterEach, describe, expect, it } from 'vitest';
-import { PaneDriver, type DriverOptions } from '../helpers/driver.js';
+import { describe, expect, it } from 'vitest';
+import { PaneDriver, useDrivers } from '../helpers/driver.js';
 import { ReplaySource } from '../../src/attach/replay-source.js';
 import { replayCast } from '../../src/daemon/replay.js';
 import { loadConfig } from '../../src/config/config.js';
 import { castPath } from '../helpers/screen.js';
 
-const drivers: PaneDriver[] = [];
-afterEach(() => {
-  for (const d of drivers.splice(0)) d.stop();
-});
-function driver(opts: DriverOptions = {}): PaneDriver {
-  const d = new PaneDriver(opts);
-  drivers.push(d);
-  return d;
-}
+const driver = useDrivers();
 
 const BP_ON = '\x1b[?2004h';
 const BP_OFF = '\x1b[?2004l';

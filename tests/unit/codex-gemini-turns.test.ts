@@ -2,8 +2,8 @@
 // virtual time: Codex's side-request notify (a task title on its own thread) is not the turn's end; a message the
 // person queued makes the turn's end no finish; RUNNING comes back at once when a queued turn starts; a command to
 // the CLI itself (/quit) is no turn; the Gemini profile survives the session summary printed after /quit.
-import { afterEach, describe, expect, it } from 'vitest';
-import { PaneDriver, type DriverOptions } from '../helpers/driver.js';
+import { describe, expect, it } from 'vitest';
+import { PaneDriver, useDrivers } from '../helpers/driver.js';
 import type { HookAgent } from '../../src/hooks/agents.js';
 import { loadConfig } from '../../src/config/config.js';
 import { classifyText } from '../../src/cli/classify.js';
@@ -12,15 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/screen.js';
 
-const drivers: PaneDriver[] = [];
-afterEach(() => {
-  for (const d of drivers.splice(0)) d.stop();
-});
-function driver(opts: DriverOptions = {}): PaneDriver {
-  const d = new PaneDriver({ cols: 100, rows: 24, ...opts });
-  drivers.push(d);
-  return d;
-}
+const driver = useDrivers({ cols: 100, rows: 24 });
 
 interface HookOpts {
   detail?: string;

@@ -1,18 +1,10 @@
 // Full-screen programs (the alternate screen): a pager or editor waiting on the person's keys is at rest (IDLE, never
 // LONG_RUNNING or stalled) and its end is the command's end (DONE); a program redrawing by itself (watch) is RUNNING.
 // Output that answers a key is told from output the program makes on its own.
-import { afterEach, describe, expect, it } from 'vitest';
-import { PaneDriver } from '../helpers/driver.js';
+import { describe, expect, it } from 'vitest';
+import { PaneDriver, useDrivers } from '../helpers/driver.js';
 
-const drivers: PaneDriver[] = [];
-afterEach(() => {
-  for (const d of drivers.splice(0)) d.stop();
-});
-function driver(): PaneDriver {
-  const d = new PaneDriver({ agent: 'auto', cols: 80, rows: 24 });
-  drivers.push(d);
-  return d;
-}
+const driver = useDrivers({ agent: 'auto', cols: 80, rows: 24 });
 
 const BP_ON = '\x1b[?2004h';
 const BP_OFF = '\x1b[?2004l';
@@ -140,8 +132,7 @@ describe('full-screen programs waiting on keys', () => {
   });
 
   it('an agent TUI without a profile: Enter, its spinner animates, then stops → DONE (the turn is over)', async () => {
-    const d = new PaneDriver({ agent: 'generic', cols: 80, rows: 24 });
-    drivers.push(d);
+    const d = driver({ agent: 'generic' });
     await d.out(0.1, `${ALT_ON}\x1b[22;1H> \x1b[22;3H`);
     const end = await d.type(1, 'fix the bug');
     await d.input(end + 0.1, '\r');

@@ -1,19 +1,11 @@
 // Agent hooks (Tier 1) meeting the screen tiers, through a real PaneMonitor in virtual time: a hook-driven turn,
 // hooks holding the screen back (prompt-silence gate) except for a menu on screen, the screen catching what no hook
 // reports (Esc interrupt), and hook and screen reporting one turn end once.
-import { afterEach, describe, expect, it } from 'vitest';
-import { PaneDriver, type DriverOptions } from '../helpers/driver.js';
+import { describe, expect, it } from 'vitest';
+import { PaneDriver, useDrivers } from '../helpers/driver.js';
 import type { HookAgent } from '../../src/hooks/agents.js';
 
-const drivers: PaneDriver[] = [];
-afterEach(() => {
-  for (const d of drivers.splice(0)) d.stop();
-});
-function driver(opts: DriverOptions = {}): PaneDriver {
-  const d = new PaneDriver({ cols: 80, rows: 20, ...opts });
-  drivers.push(d);
-  return d;
-}
+const driver = useDrivers({ cols: 80, rows: 20 });
 
 /** Deliver a hook event at pane time t, as the daemon does. */
 async function hook(d: PaneDriver, t: number, event: string, opts: { agent?: HookAgent; detail?: string; line?: string } = {}): Promise<void> {

@@ -3,21 +3,13 @@
 // the approval answered (Enter) or dismissed (Esc) wins over the silence of the hook that opened it; the
 // permission_prompt reminder that runs as the person answers is stale; a turn end followed by the prompt the person
 // queued is no finish; /exit is no turn.
-import { afterEach, describe, expect, it } from 'vitest';
-import { PaneDriver } from '../helpers/driver.js';
+import { describe, expect, it } from 'vitest';
+import { PaneDriver, useDrivers } from '../helpers/driver.js';
 import { HookTurns, type HookFacts } from '../../src/analysis/hook-turns.js';
 import { QuestionAnswer } from '../../src/analysis/question-answer.js';
 import type { Classification } from '../../src/analysis/types.js';
 
-const drivers: PaneDriver[] = [];
-afterEach(() => {
-  for (const d of drivers.splice(0)) d.stop();
-});
-function driver(): PaneDriver {
-  const d = new PaneDriver({ cols: 80, rows: 20, agent: 'claude' });
-  drivers.push(d);
-  return d;
-}
+const driver = useDrivers({ cols: 80, rows: 20, agent: 'claude' });
 
 async function hook(d: PaneDriver, t: number, event: string, detail = '', line = ''): Promise<void> {
   d.monitor.hook(t, { kind: 'hook', agent: 'claude', event, detail }, line);

@@ -2,18 +2,10 @@
 // virtual time: a failure the screen shows by its form (a tool's error line, a test runner's count of failures, a
 // FAIL line, command not found, a traceback) is FAILED once the prompt is back; a success that merely mentions
 // failure stays DONE; in a pane whose keys are not seen (tmux) a REPL statement that raises is FAILED too.
-import { afterEach, describe, expect, it } from 'vitest';
-import { PaneDriver } from '../helpers/driver.js';
+import { describe, expect, it } from 'vitest';
+import { PaneDriver, useDrivers } from '../helpers/driver.js';
 
-const drivers: PaneDriver[] = [];
-afterEach(() => {
-  for (const d of drivers.splice(0)) d.stop();
-});
-function driver(): PaneDriver {
-  const d = new PaneDriver({ agent: 'auto' });
-  drivers.push(d);
-  return d;
-}
+const driver = useDrivers({ agent: 'auto' });
 
 const BP_ON = '\x1b[?2004h';
 const BP_OFF = '\x1b[?2004l';

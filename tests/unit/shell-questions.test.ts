@@ -2,18 +2,10 @@
 // in virtual time: every question at the cursor is WAITING within half a second of appearing, however soon after
 // Enter it appears, in a pane whose keys are seen (`run`) and in one whose keys are not (tmux); text the person
 // typed and status lines that pause after a colon are never questions.
-import { afterEach, describe, expect, it } from 'vitest';
-import { PaneDriver } from '../helpers/driver.js';
+import { describe, expect, it } from 'vitest';
+import { PaneDriver, useDrivers } from '../helpers/driver.js';
 
-const drivers: PaneDriver[] = [];
-afterEach(() => {
-  for (const d of drivers.splice(0)) d.stop();
-});
-function driver(): PaneDriver {
-  const d = new PaneDriver({ agent: 'auto' });
-  drivers.push(d);
-  return d;
-}
+const driver = useDrivers({ agent: 'auto' });
 
 const BP_ON = '\x1b[?2004h';
 const BP_OFF = '\x1b[?2004l';

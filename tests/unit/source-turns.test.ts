@@ -1,18 +1,10 @@
 // Turns a pane's source vouches for, driven through a real PaneMonitor in virtual time: `run`'s one-shot program
 // (its start and its exit reported as one command, Tier 1) and a shell handing the terminal to a job (a foreground
 // process change, the only sign a tmux pane gives of the person's Enter).
-import { afterEach, describe, expect, it } from 'vitest';
-import { PaneDriver, type DriverOptions } from '../helpers/driver.js';
+import { describe, expect, it } from 'vitest';
+import { PaneDriver, useDrivers } from '../helpers/driver.js';
 
-const drivers: PaneDriver[] = [];
-afterEach(() => {
-  for (const d of drivers.splice(0)) d.stop();
-});
-function driver(opts: DriverOptions = {}): PaneDriver {
-  const d = new PaneDriver(opts);
-  drivers.push(d);
-  return d;
-}
+const driver = useDrivers();
 
 const BP_ON = '\x1b[?2004h';
 const BP_OFF = '\x1b[?2004l';
