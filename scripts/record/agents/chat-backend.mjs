@@ -6,6 +6,7 @@
 // the agent's tools are the conversation; the CLI's own side requests (a session title, a next-speaker check, a
 // summary) carry none and are answered at once, never counted as turns.
 import { createServer } from 'node:http';
+import { listenBackend, watchAbort } from './backend-server.mjs';
 import { splitText } from './responses-backend.mjs';
 
 /**
@@ -69,13 +70,7 @@ export async function startChatBackend({ replies, now, onEvent, model: modelName
         onEvent({ t, kind: 'unexpected_request', note: 'the script has no reply for this request' });
         return jsonReply(res, 500, { error: { message: 'no scripted reply', type: 'server_error' } });
       }
-      let aborted = false;
-      res.on('close', () => {
-        if (!res.writableFinished) {
-          aborted = true;
-          onEvent({ t: now(), kind: 'backend_stream_aborted_by_client' });
-        }
-      });
+      const aborted = watchAbort(res, onEvent, now);
       const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
       (async () => {
         if (reply.status !== undefined) {
@@ -94,26 +89,15 @@ export async function startChatBackend({ replies, now, onEvent, model: modelName
             return jsonReply(res, 500, { error: { message: 'no shell tool in the request' } });
           }
           await respond(res, json.stream, id, model, { call: { name: tool, args: { command: reply.call, description: `Run ${reply.call}` } }, thinkMs: reply.thinkMs });
-          if (!aborted) onEvent({ t: now(), kind: reply.approval === false ? 'tool_call_sent' : 'approval_requested', command: reply.call, tool, source: 'backend: the tool call finished streaming' });
+          if (!aborted()) onEvent({ t: now(), kind: reply.approval === false ? 'tool_call_sent' : 'approval_requested', command: reply.call, tool, source: 'backend: the tool call finished streaming' });
           return;
         }
         await respond(res, json.stream, id, model, reply);
-        if (!aborted) onEvent({ t: now(), kind: 'turn_complete', source: 'backend: the final answer finished streaming' });
+        if (!aborted()) onEvent({ t: now(), kind: 'turn_complete', source: 'backend: the final answer finished streaming' });
       })();
     });
   });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${server.address().port}/v1`,
-    get served() {
-      return next;
-    },
-    close: () =>
-      new Promise((r) => {
-        server.closeAllConnections?.();
-        server.close(() => r());
-      }),
-  };
+  return listenBackend(server, '/v1', () => next);
 }
 
 /** The streamed (SSE) or plain answer: reasoning deltas, then text deltas or one tool call, then finish + usage. */

@@ -3,6 +3,7 @@
 // did. Requests that carry the agent's tools are the conversation; the CLI's own side requests (its model router,
 // answered as JSON to the schema it sends) are not turns.
 import { createServer } from 'node:http';
+import { listenBackend, watchAbort } from './backend-server.mjs';
 import { splitText } from './responses-backend.mjs';
 
 /**
@@ -49,13 +50,7 @@ export async function startGeminiBackend({ replies, now, onEvent }) {
         res.writeHead(500, { 'content-type': 'application/json' });
         return res.end('{"error":{"code":500,"message":"no scripted reply","status":"INTERNAL"}}');
       }
-      let aborted = false;
-      res.on('close', () => {
-        if (!res.writableFinished) {
-          aborted = true;
-          onEvent({ t: now(), kind: 'backend_stream_aborted_by_client' });
-        }
-      });
+      const aborted = watchAbort(res, onEvent, now);
       const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
       const send = (o) => {
         if (!res.destroyed) res.write(`data: ${JSON.stringify({ ...o, modelVersion: model })}\r\n\r\n`);
@@ -66,7 +61,7 @@ export async function startGeminiBackend({ replies, now, onEvent }) {
         if (reply.call !== undefined) {
           send({ candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'run_shell_command', args: { command: reply.call, description: `Run ${reply.call}` } } }] }, finishReason: 'STOP', index: 0 }], usageMetadata: usage() });
           await new Promise((r) => res.end(r));
-          if (!aborted) onEvent({ t: now(), kind: 'approval_requested', command: reply.call, source: 'backend: the function call finished streaming' });
+          if (!aborted()) onEvent({ t: now(), kind: 'approval_requested', command: reply.call, source: 'backend: the function call finished streaming' });
           return;
         }
         const parts = splitText(reply.text, reply.chunks ?? 3);
@@ -76,18 +71,11 @@ export async function startGeminiBackend({ replies, now, onEvent }) {
           send({ candidates: [{ content: { role: 'model', parts: [{ text: parts[i] }] }, ...(last ? { finishReason: 'STOP' } : {}), index: 0 }], ...(last ? { usageMetadata: usage() } : {}) });
         }
         await new Promise((r) => res.end(r));
-        if (!aborted) onEvent({ t: now(), kind: 'turn_complete', source: 'backend: the final answer finished streaming' });
+        if (!aborted()) onEvent({ t: now(), kind: 'turn_complete', source: 'backend: the final answer finished streaming' });
       })();
     });
   });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${server.address().port}`,
-    get served() {
-      return next;
-    },
-    close: () => new Promise((r) => server.close(() => r())),
-  };
+  return listenBackend(server, '', () => next);
 }
 
 function jsonReply(res, o) {

@@ -3,6 +3,7 @@
 // reply of a turn finished. Codex's own side requests (the task title it asks for on a thread of its own) are told
 // apart by the request's metadata and answered at once; they are not turns.
 import { createServer } from 'node:http';
+import { listenBackend, watchAbort } from './backend-server.mjs';
 
 /**
  * @typedef {{ text: string, chunks?: number, chunkMs?: number, thinkMs?: number }} TextReply   the turn's final answer
@@ -50,35 +51,22 @@ export async function startResponsesBackend({ replies, now, onEvent }) {
         res.writeHead(500);
         return res.end();
       }
-      let aborted = false;
-      res.on('close', () => {
-        if (!res.writableFinished) {
-          aborted = true;
-          onEvent({ t: now(), kind: 'backend_stream_aborted_by_client' });
-        }
-      });
+      const aborted = watchAbort(res, onEvent, now);
       if (reply.call !== undefined) {
         const args = { cmd: reply.call, ...(reply.escalate ? { sandbox_permissions: 'require_escalated', justification: reply.justification ?? 'Run this command?' } : {}) };
         stream(res, id, [{ kind: 'call', name: 'exec_command', args }], reply.thinkMs ?? 300).then(() => {
-          if (!aborted) onEvent({ t: now(), kind: reply.escalate ? 'approval_requested' : 'tool_call_sent', command: reply.call, source: 'backend: the function call finished streaming' });
+          if (!aborted()) onEvent({ t: now(), kind: reply.escalate ? 'approval_requested' : 'tool_call_sent', command: reply.call, source: 'backend: the function call finished streaming' });
         });
       } else {
         const n = reply.chunks ?? 3;
         const parts = splitText(reply.text, n).map((text) => ({ kind: 'text', text }));
         stream(res, id, parts, reply.thinkMs ?? 300, reply.chunkMs ?? 150).then(() => {
-          if (!aborted) onEvent({ t: now(), kind: 'turn_complete', source: 'backend: the final answer finished streaming' });
+          if (!aborted()) onEvent({ t: now(), kind: 'turn_complete', source: 'backend: the final answer finished streaming' });
         });
       }
     });
   });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${server.address().port}/v1`,
-    get served() {
-      return next;
-    },
-    close: () => new Promise((r) => server.close(() => r())),
-  };
+  return listenBackend(server, '/v1', () => next);
 }
 
 /** One SSE response: the parts (text deltas of one message, or one function call), then response.completed. */
