@@ -18,6 +18,7 @@ import { FullscreenActivity, type FullscreenMode } from './fullscreen-activity.j
 import { FollowUp, queuedMarker } from './follow-up.js';
 import { localCommand, TypedLine } from './typed-line.js';
 import { QuestionAnswer } from './question-answer.js';
+import { tuiLike } from './profiles/generic-tui.js';
 
 export interface AnalyzerOptions {
   cfg: Config;
@@ -207,13 +208,16 @@ export abstract class PaneInputs implements Tier1Host {
     this.lastOutputAt = ch.lastOutputAt;
     // Any redraw counts as a frame here, a clock's digits too (folded away from `meaningful`, which guards stalls).
     const rows = ch.snapshot.changedRows;
-    if (ch.snapshot.altScreen) this.fullscreen.noteChange(ch.t, ch.selfDriven, rows === undefined || rows.length > 0);
+    if (this.ownFramesRead(ch.snapshot)) this.fullscreen.noteChange(ch.t, ch.selfDriven, rows === undefined || rows.length > 0);
     if (ch.meaningful) {
       this.lastMeaningfulAt = ch.lastMeaningfulAt;
       // Any change read after the anchor was armed is after it (events arrive in order; a live clock may give
       // the key and its echo the same millisecond). On a full-screen program's screen only its own animation is
       // work: a redraw answering a key (Enter in an editor, a late one after Esc) is not.
-      const answer = ch.snapshot.altScreen && this.readsFullscreen() && this.fullscreenMode(ch.t) !== 'animating';
+      // The generic tier reading an agent's TUI takes any frame the program drew by itself (not a key's answer).
+      const answer = this.genericTui(ch.snapshot)
+        ? !ch.selfDriven
+        : ch.snapshot.altScreen && this.readsFullscreen() && this.fullscreenMode(ch.t) !== 'animating';
       if (this.anchor && !this.anchor.evidence && !this.anchor.local && ch.hash !== this.anchor.hash && !answer) this.anchor.evidence = true;
     }
     if (this.phase() === 'running') this.followUp.noteScreen(ch.t, queuedMarker(this.cfg, this.prog.program, ch.snapshot.lines) !== null);
@@ -271,7 +275,7 @@ export abstract class PaneInputs implements Tier1Host {
       workingSince: this.workingSince,
       stalled: this.stalled,
       cls: this.reader.current,
-      fullscreenAt: this.snap && this.readsFullscreen() ? this.fullscreen.deadline(t, this.snap.altScreen) : Infinity,
+      fullscreenAt: this.snap && this.readsFullscreen() ? this.fullscreen.deadline(t, this.ownFramesRead(this.snap), this.inTurn()) : Infinity,
       fullscreenStale: this.reader.current !== null && this.reader.fullscreen !== this.fullscreenMode(t),
     };
   }
@@ -345,7 +349,22 @@ export abstract class PaneInputs implements Tier1Host {
   }
 
   protected fullscreenMode(t: number): FullscreenMode | null {
-    return this.snap && this.readsFullscreen() ? this.fullscreen.mode(t, this.snap.altScreen) : null;
+    return this.snap && this.readsFullscreen() ? this.fullscreen.mode(t, this.ownFramesRead(this.snap), this.inTurn()) : null;
+  }
+
+  /** The generic tier reads this screen as an agent's TUI (profiles/generic-tui.ts). */
+  protected genericTui(snap: ScreenSnapshot): boolean {
+    return this.prog.program === 'generic' && tuiLike(snap);
+  }
+
+  /** Frames of the program's own are tracked on this screen: a full-screen program's, or an agent TUI's. */
+  private ownFramesRead(snap: ScreenSnapshot): boolean {
+    return snap.altScreen || this.genericTui(snap);
+  }
+
+  /** A turn the person started is under way (or about to show its work). */
+  protected inTurn(): boolean {
+    return this.phase() !== 'rest' || this.anchor !== null;
   }
 
   protected cursorRow(): string {
