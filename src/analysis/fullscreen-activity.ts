@@ -26,6 +26,13 @@ export class FullscreenActivity {
     this.runStart = -Infinity;
   }
 
+  /** The turn these frames belonged to is over: its frames are forgotten, and a new run starts afresh. */
+  settle(t: number): void {
+    this.since = Math.max(this.since, t);
+    this.self.fill(-Infinity);
+    this.runStart = -Infinity;
+  }
+
   /** A key reached the program: what it does next may be an answer, or work it now starts on its own. */
   noteKey(t: number): void {
     this.since = Math.max(this.since, t);

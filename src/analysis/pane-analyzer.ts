@@ -130,14 +130,18 @@ export class PaneAnalyzer extends PaneInputs {
       case 'working':
         this.doneWindow.reset();
         this.followUp.work();
-        if (cls.rule.endsWith('.fullscreen_animating') || (tier === 3 && this.genericTui(this.snap))) this.turnAnimated = true;
+        // On an agent's TUI an interrupt hint is as good as frames: the turn ran, and ends when they stop.
+        if (cls.rule.endsWith('.fullscreen_animating') || cls.rule === 'generic.interrupt_hint') this.turnAnimated = true;
         this.checkStall(t, out);
         break;
       case 'resting':
         // Its own frames stopped: a turn that animated (or, on an agent's TUI, showed any work of its own) is over; a
         // pager or editor waits on the person's keys.
         if (this.turnAnimated) speak('done', 'fullscreen.animation_stopped', cls.line);
-        else if (tier === 3 && this.genericTui(this.snap)) speak('done', cls.rule, cls.line);
+        // A turn that showed work but no animation (one frame of answer, a title change): quiet long enough.
+        else if (tier === 3 && this.genericTui(this.snap)) {
+          if (t - Math.max(this.lastMeaningfulAt, this.anchor?.t ?? -Infinity) >= th.quiet_done_s) speak('done', cls.rule, cls.line);
+        }
         else {
           speak('idle', 'fullscreen.waiting_on_keys', cls.line);
           if (this.phase() === 'rest') this.parked = true;

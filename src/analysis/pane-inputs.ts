@@ -123,6 +123,9 @@ export abstract class PaneInputs implements Tier1Host {
     const phase = this.phase();
     if (wasWaiting && phase !== 'waiting') this.question.leave();
     if (phase === 'rest') {
+      // The turn's frames have stopped, or its end was told: later frames start a new run (the rest window grows
+      // back from turn_rest_s, which must not revive the finished turn's last frames as an animation).
+      if (!wasRest && this.genericTui(this.snap)) this.fullscreen.settle(this.now);
       this.question.rest();
       this.tier1.rest();
       this.anchor = null;
@@ -353,8 +356,8 @@ export abstract class PaneInputs implements Tier1Host {
   }
 
   /** The generic tier reads this screen as an agent's TUI (profiles/generic-tui.ts). */
-  protected genericTui(snap: ScreenSnapshot): boolean {
-    return this.prog.program === 'generic' && tuiLike(snap);
+  protected genericTui(snap: ScreenSnapshot | null): boolean {
+    return snap !== null && this.prog.program === 'generic' && tuiLike(snap);
   }
 
   /** Frames of the program's own are tracked on this screen: a full-screen program's, or an agent TUI's. */

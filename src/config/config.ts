@@ -228,6 +228,7 @@ export interface GenericPatterns {
   menu_cursor: RegExp;
   menu_option: RegExp;
   question: RegExp[];
+  queued: RegExp[];
   error_block: RegExp[];
 }
 

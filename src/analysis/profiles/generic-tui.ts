@@ -12,6 +12,8 @@ import type { Classification } from '../types.js';
 
 /** A status row with an interrupt hint sits this many rows above the cursor (the input box's) at most, or below it. */
 const STATUS_ROWS_ABOVE_CURSOR = 5;
+/** On a line-oriented screen, a question is read this many rows above the cursor at most. */
+const LINE_QUESTION_ROWS = 12;
 /** A turn's last message (read for an error) is this many non-empty rows above the input area at most. */
 const LAST_MESSAGE_ROWS = 6;
 /** A row of rules, borders and blanks only (an input box's frame): no message. */
@@ -25,7 +27,7 @@ export function tuiLike(snap: ScreenSnapshot): boolean {
 }
 
 export function classifyGenericTui(snap: ScreenSnapshot, ctx: ProfileContext): Classification | null {
-  if (!tuiLike(snap)) return null;
+  const tui = tuiLike(snap);
   const g = ctx.cfg.patterns.generic;
   const lines = trimBottom(snap.lines);
   // Below the row the prompt was submitted on, where it is still on screen (a main screen scrolls old turns up); a
@@ -34,7 +36,10 @@ export function classifyGenericTui(snap: ScreenSnapshot, ctx: ProfileContext): C
   const cursorRow = snap.lines[snap.cursorY] ?? '';
   // What the person typed (the cursor at its end) is no question to them; a menu's selected row may hold the cursor.
   const typed = snap.cursorX >= cursorRow.trimEnd().length && !testRow(g.tui_input, cursorRow);
-  const live = lines.map((l, y) => (y < top || (y === snap.cursorY && typed) ? '' : l));
+  // A line-oriented screen (an agent that hid its input box to ask, a prompt library's list) asks just above the
+  // cursor, or not at all.
+  const from = tui ? top : Math.max(top, snap.cursorY - LINE_QUESTION_ROWS);
+  const live = lines.map((l, y) => (y < from || (y === snap.cursorY && typed) ? '' : l));
   const row = cursorRow.trim();
   const v = (kind: Classification['verdict'], rule: string, line: string, explicit = false) =>
     verdict('generic', kind, rule, line, live.filter((l) => l.trim() !== ''), explicit);
@@ -43,6 +48,7 @@ export function classifyGenericTui(snap: ScreenSnapshot, ctx: ProfileContext): C
   if (menu) return v('waiting', 'choice_list', menu.line, true);
   const question = lastMatch(live, g.question);
   if (question) return v('waiting', 'question_shape', question.line, true);
+  if (!tui) return null;
   const status = lastMatch(lines.slice(Math.max(0, snap.cursorY - STATUS_ROWS_ABOVE_CURSOR)), g.interrupt);
   if (status) return v('working', 'interrupt_hint', status.line);
   if (ctx.fullscreen === 'animating') return v('working', 'fullscreen_animating', row);
