@@ -217,12 +217,13 @@ export abstract class PaneInputs implements Tier1Host {
       // Any change read after the anchor was armed is after it (events arrive in order; a live clock may give
       // the key and its echo the same millisecond). On a full-screen program's screen only its own animation is
       // work: a redraw answering a key (Enter in an editor, a late one after Esc) is not.
-      // The generic tier reading an agent's TUI takes any frame the program drew by itself (not a key's answer).
-      const answer = this.genericTui(ch.snapshot)
-        ? !ch.selfDriven
-        : ch.snapshot.altScreen && this.readsFullscreen() && this.fullscreenMode(ch.t) !== 'animating';
-      if (this.anchor && !this.anchor.evidence && !this.anchor.local && ch.hash !== this.anchor.hash && !answer) this.anchor.evidence = true;
+      const answer = ch.snapshot.altScreen && this.readsFullscreen() && this.fullscreenMode(ch.t) !== 'animating';
+      if (!this.genericTui(ch.snapshot) && this.anchor && !this.anchor.evidence && !this.anchor.local && ch.hash !== this.anchor.hash && !answer) this.anchor.evidence = true;
     }
+    // The generic tier reading an agent's TUI takes any frame the program drew by itself after the prompt (not a
+    // key's answer) as the turn's work, a spinner's frame too (which `meaningful` folds away).
+    const redrawn = rows === undefined || rows.length > 0;
+    if (this.genericTui(ch.snapshot) && ch.selfDriven && redrawn && this.anchor && !this.anchor.evidence && !this.anchor.local) this.anchor.evidence = true;
     if (this.phase() === 'running') this.followUp.noteScreen(ch.t, queuedMarker(this.cfg, this.prog.program, ch.snapshot.lines) !== null);
     if (this.prog.open) {
       // Only rows that changed can newly show a program's signature (titles are checked as they arrive).
@@ -365,9 +366,10 @@ export abstract class PaneInputs implements Tier1Host {
     return snap.altScreen || this.genericTui(snap);
   }
 
-  /** A turn the person started is under way (or about to show its work). */
+  /** A turn the person started on an agent's TUI is under way (or about to show its work): its frames stopping is
+   * its end (turn_rest_s), where a pager's or a monitor's is a wait on keys (fullscreen_rest_s). */
   protected inTurn(): boolean {
-    return this.phase() !== 'rest' || this.anchor !== null;
+    return this.genericTui(this.snap) && (this.phase() !== 'rest' || this.anchor !== null);
   }
 
   protected cursorRow(): string {
