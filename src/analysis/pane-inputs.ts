@@ -176,7 +176,9 @@ export abstract class PaneInputs implements Tier1Host {
   input(t: number, data: string): Signal[] {
     this.now = Math.max(this.now, t);
     this.keysSeen = true;
-    this.fullscreen.noteKey(t);
+    // Keys typed ahead into an agent's input box while its turn runs are no key for the program to answer: its
+    // frames stopping still ends the turn on time.
+    if (!(this.phase() === 'running' && this.genericTui(this.snap))) this.fullscreen.noteKey(t);
     const lines = this.typed.input(data);
     if (/[\r\n]/.test(data)) {
       this.armAnchor(t);
