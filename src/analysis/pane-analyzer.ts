@@ -73,7 +73,7 @@ export class PaneAnalyzer extends PaneInputs {
         speak('run', cls.rule, cls.line);
       } else if (anchored && cls.verdict !== 'waiting' && cls.verdict !== 'resting') {
         speak('run', ANCHOR_RULE, clip(cls.line || this.cursorRow()), 3);
-      } else if (!anchored && cls.verdict === 'unknown' && (tier === 3 || !this.reader.bracketedPasteSeen) && !this.genericTui(this.snap)) {
+      } else if (!anchored && cls.verdict === 'unknown' && (tier === 3 || !this.reader.bracketedPasteSeen) && !this.tuiProgram()) {
         const latest = this.recentOutputGate(t);
         if (latest) speak('run', 'generic.newline_gate', latest, 3);
       }

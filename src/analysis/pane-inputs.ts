@@ -83,6 +83,8 @@ export abstract class PaneInputs implements Tier1Host {
   protected waitEnteredHash = '';
   protected interruptSeen = false;
   protected stalled = false;
+  /** See tuiProgram(). */
+  private tuiSeen = false;
   protected lastIdleEmit = -Infinity;
   /** The signature of the classification last compared with the anchor's baseline. */
   protected signatureOf: { cls: Classification; signature: string } | null = null;
@@ -363,6 +365,14 @@ export abstract class PaneInputs implements Tier1Host {
     return snap !== null && this.prog.program === 'generic' && tuiLike(snap);
   }
 
+  /** The program without a profile has drawn a TUI since it was detected: a frame caught mid-redraw (the cursor on
+   * a fresh row, the footer not drawn yet) is no line of output. */
+  protected tuiProgram(): boolean {
+    if (this.prog.program !== 'generic') return false;
+    if (this.genericTui(this.snap)) this.tuiSeen = true;
+    return this.tuiSeen;
+  }
+
   /** Frames of the program's own are tracked on this screen: a full-screen program's, or an agent TUI's. */
   private ownFramesRead(snap: ScreenSnapshot): boolean {
     return snap.altScreen || this.genericTui(snap);
@@ -399,6 +409,7 @@ export abstract class PaneInputs implements Tier1Host {
    * one thing to do (`npx …`, a wrapper script) is a session: its own screens and hooks tell its turns. */
   protected programChanged(changed: boolean): void {
     if (!changed) return;
+    this.tuiSeen = false;
     this.reader.invalidate();
     if (this.prog.program !== 'shell' && this.prog.program !== 'generic') this.tier1.programIsSession();
   }

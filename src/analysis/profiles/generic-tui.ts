@@ -52,7 +52,7 @@ export function classifyGenericTui(snap: ScreenSnapshot, ctx: ProfileContext): C
   const status = lastMatch(lines.slice(Math.max(0, snap.cursorY - STATUS_ROWS_ABOVE_CURSOR)), g.interrupt);
   if (status) return v('working', 'interrupt_hint', status.line);
   if (ctx.fullscreen === 'animating') return v('working', 'fullscreen_animating', row);
-  if (ctx.titleAnimating) return v('working', 'title_spinner', snap.title);
+  if (ctx.titleSpinning) return v('working', 'title_spinner', snap.title);
   if (ctx.fullscreen === 'resting') {
     const above = live.slice(0, snap.cursorY).filter((l) => !DECORATION.test(l) && !testRow(g.tui_input, l));
     const error = lastMatch(above.slice(-LAST_MESSAGE_ROWS), g.error_block);
