@@ -85,6 +85,8 @@ export abstract class PaneInputs implements Tier1Host {
   protected stalled = false;
   /** See tuiProgram(). */
   private tuiSeen = false;
+  /** A shell's prompt has been read at the cursor of a line-oriented screen here: a TUI later is a program it ran. */
+  private shellSeen = false;
   protected lastIdleEmit = -Infinity;
   /** The signature of the classification last compared with the anchor's baseline. */
   protected signatureOf: { cls: Classification; signature: string } | null = null;
@@ -233,6 +235,11 @@ export abstract class PaneInputs implements Tier1Host {
       // Only rows that changed can newly show a program's signature (titles are checked as they arrive).
       const rows = ch.snapshot.changedRows;
       this.programChanged(this.prog.fromEvidence({ lines: rows ? rows.map((y) => ch.snapshot.lines[y]!) : ch.snapshot.lines }));
+      // No profile named it, and no shell ever showed itself here (its prompt, shell integration): a TUI on
+      // screen is an agent we do not know, read by the generic tier.
+      const cls = this.reader.current;
+      if (cls?.atPrompt && !tuiLike(ch.snapshot)) this.shellSeen = true;
+      if (!this.shellSeen && this.tier1.lastAt === -Infinity && tuiLike(ch.snapshot)) this.programChanged(this.prog.tuiScreen());
     }
     const out = this.unseenCommand(ch);
     out.push(...this.evaluate(ch.t));
