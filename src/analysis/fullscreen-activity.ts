@@ -55,10 +55,13 @@ export class FullscreenActivity {
    * (watch -n 5: two equal gaps) gets its period times a factor; a person paging now and then keeps no such pace. */
   private window(inTurn = false): number {
     const th = this.th;
+    // A turn whose interrupt hint has gone is over once its frames stop: a pace read from a few sparse frames (a
+    // start-up, a question, an answer) is no monitor's.
+    if (inTurn) return th.turn_rest_s;
     const [a, b, c] = this.self as [number, number, number];
     const gap = c - b;
     const steady = gap <= th.fullscreen_max_period_s && Math.abs(gap - (b - a)) <= gap * th.fullscreen_cadence_tolerance;
-    return Math.max(inTurn ? th.turn_rest_s : th.fullscreen_rest_s, steady ? gap * th.fullscreen_period_factor : 0);
+    return Math.max(th.fullscreen_rest_s, steady ? gap * th.fullscreen_period_factor : 0);
   }
 
   /** At `t`, on a screen read this way (`active`): animating, resting, or not yet known (null). `inTurn`: a turn the
