@@ -122,6 +122,14 @@ export class Script {
     this.out('\r\n');
   }
 
+  /** The live region stays as it is and becomes transcript (a line editor's Enter); the cursor goes below it. */
+  commit() {
+    const down = this.liveHeight - 1 - this.liveCursorRow;
+    this.out(`${down > 0 ? `${CSI}${down}B` : ''}\r\n`);
+    this.liveHeight = 0;
+    this.liveCursorRow = 0;
+  }
+
   // ---- the person -----------------------------------------------------------------------------------------------
 
   /** The person types `text` (a key every `gap` s), `echo(typedSoFar)` redrawing the input after each key; then
