@@ -137,6 +137,7 @@ describe('one thing to do or a session (config section programs)', () => {
     [['amp', '-x', 'what files are here?'], 'one-shot'],
     [['aider', '--message', 'add docstrings'], 'one-shot'],
     [['cline'], 'session'],
+    [['cline', '-o', 'what is 6 + 8?'], 'one-shot'],
     [['kimi', '--print', '-p', 'hello'], 'one-shot'],
     [['goose', 'session'], 'session'],
     [['goose', 'run', '-t', 'hello'], 'one-shot'],
