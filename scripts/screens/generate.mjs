@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 const OUT = join(root, 'tests', 'fixtures', 'screens');
-export const AGENTS = ['crush', 'cursor', 'copilot', 'cline', 'amp', 'aider'];
+export const AGENTS = ['crush', 'cursor', 'copilot', 'cline', 'amp', 'aider', 'kimi'];
 
 const args = process.argv.slice(2);
 const check = args.includes('--check');

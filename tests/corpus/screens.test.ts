@@ -1,4 +1,4 @@
-// Screen tests of the agents we cannot record here (Crush, Cursor Agent, GitHub Copilot CLI, Cline, Amp, Aider):
+// Screen tests of the agents we cannot record here (Crush, Cursor Agent, GitHub Copilot CLI, Cline, Amp, Aider, Kimi):
 // frame scripts of their real screens at their real cadence (scripts/screens, sources in docs/agents.md), each an
 // asciicast with the person's keys and a truth from the script's own timeline. None of these agents has a profile:
 // the generic tier alone must read them (`replay --agent generic`), scored by the official scorer. The bar per
@@ -32,6 +32,8 @@ const NOT_YET_READ_RIGHT = new Set([
   'crush-approval',
   'cursor-approval',
   'cursor-turn',
+  'kimi-approval',
+  'kimi-turn',
 ]);
 
 let scored: Score;

@@ -68,6 +68,7 @@ describe('detection of agents the generic tier reads', () => {
     ['┃ [act mode] Cline is ready for your message...', 'cline'],
     ['╭─37% of 168k · $1.24 (free)────────────smart─╮', 'amp'],
     ['Aider v0.86.1', 'aider'],
+    [' Welcome to Kimi Code CLI!', 'kimi'],
     ['( O)> Review workspace', 'goose'],
   ] as const)('screen row %s → %s', (line, program) => {
     expect(detectProgram(cfg, { lines: ['', line, ''] })).toEqual({ program, rule: `detect.${program}.screen` });
