@@ -26,6 +26,7 @@ const NOT_YET_READ_RIGHT = new Set([
   'amp-turn',
   'cline-approval',
   'cline-error',
+  'cline-idle',
   'cline-turn',
   'copilot-approval',
   'copilot-turn',

@@ -102,6 +102,23 @@ export const scenarios = [
     prompt();
     s.wait(6);
   }),
+  session('aider-turns', 'Two prompts: each 1.5-2 s of the scanner, a short answer, the Tokens line and the prompt back; 3 s between them; 6 s rest.', (s, prompt) => {
+    submit(s, prompt, 'list the public functions');
+    waiting(s, 2);
+    stream(s, ['load_config, save_config and diff_configs.']);
+    s.truth('turn_complete', { source: 'script: the answer finished streaming' });
+    tokens(s);
+    s.wait(0.05);
+    prompt();
+    submit(s, prompt, 'which one is unused', s.t + 3);
+    waiting(s, 1.5);
+    stream(s, ['diff_configs has no caller.']);
+    s.truth('turn_complete', { source: 'script: the answer finished streaming' });
+    tokens(s);
+    s.wait(0.05);
+    prompt();
+    s.wait(6);
+  }),
   session('aider-error', 'One prompt; 1.5 s waiting; the provider refuses the key: the error in red, the prompt back; 6 s rest.', (s, prompt) => {
     submit(s, prompt, 'rename the config module');
     waiting(s, 1.5);

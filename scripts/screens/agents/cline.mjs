@@ -97,6 +97,9 @@ function work(s, st, draw, seconds, turnStart, mode = 'Acting') {
 }
 
 export const scenarios = [
+  session('cline-idle', 'Start-up: the welcome robot animates over "What can I do for you?" for 14 s; nothing is typed (IDLE throughout).', (s, st, draw) => {
+    idle(s, st, draw, 14.5);
+  }),
   session('cline-turn', 'Welcome robot animating until the first key; one prompt; 3 s of "⠋ Acting... (Ns · esc to interrupt)"; the completion message with the "Start New Task (1)" / "Exit (2)" buttons (the task is done); 6 s rest.', (s, st, draw) => {
     const enter = submit(s, st, draw, 'add a health check endpoint');
     work(s, st, draw, 3, enter);

@@ -36,7 +36,7 @@ function screen(st) {
   rows[editorRow] = `  > ${st.text || dim(st.placeholder)}`;
   rows[editorRow + 1] = dim('::: ');
   rows[editorRow + 2] = dim('::: ');
-  rows[ROWS - 1] = dim(`  ${st.busy ? 'esc cancel  ' : ''}/ or ctrl+p commands  ctrl+n new session  ctrl+f add attachment  ctrl+c quit`);
+  rows[ROWS - 1] = dim(`  ${st.busy ? (st.canceling ? 'esc press again to cancel  ' : 'esc cancel  ') : ''}/ or ctrl+p commands  ctrl+n new session  ctrl+f add attachment  ctrl+c quit`);
   if (st.dialog) {
     const w = 64;
     const x = Math.floor((COLS - w) / 2);
@@ -157,6 +157,22 @@ export const scenarios = [
     finish(s, st, draw, enter);
     s.wait(6);
     draw();
+  }),
+  session('crush-interrupt', 'One prompt; 3 s of the working animation; Esc (the help row: "esc press again to cancel"), the animation goes on 1 s; Esc again: "Canceled", the editor back; 6 s rest.', (s, st, draw) => {
+    const enter = submit(s, st, draw, 'rewrite the tests in table style');
+    work(s, st, draw, 3, '', enter);
+    s.input('\x1b');
+    st.canceling = true;
+    work(s, st, draw, 1, '', enter);
+    s.input('\x1b');
+    s.truth('turn_complete', { source: 'script: the second Esc cancelled the turn', interrupted: true });
+    s.wait(0.05);
+    st.chat.push(`  ${dim('Canceled')}`);
+    st.placeholder = 'Ready...';
+    st.busy = false;
+    st.canceling = false;
+    draw();
+    s.wait(6);
   }),
   session('crush-error', 'One prompt; 2 s of the working animation; the provider answers 401: an ERROR block, the editor back; 6 s rest.', (s, st, draw) => {
     const enter = submit(s, st, draw, 'refactor the router');
