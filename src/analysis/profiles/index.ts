@@ -7,6 +7,7 @@ import { classifyClaude } from './claude.js';
 import { classifyCodex } from './codex.js';
 import { classifyGemini } from './gemini.js';
 import { classifyShell } from './shell.js';
+import { classifyGenericTui } from './generic-tui.js';
 import type { ProfileContext } from './context.js';
 
 export type { ProfileContext } from './context.js';
@@ -20,12 +21,12 @@ export function classifyWith(program: ProgramId, snap: ScreenSnapshot, ctx: Prof
     case 'gemini':
       return classifyGemini(snap, ctx);
     case 'generic':
-      return classifyShell(snap, ctx, 'generic');
+      return classifyGenericTui(snap, ctx) ?? classifyShell(snap, ctx, 'generic');
     case 'shell':
       return classifyShell(snap, ctx, 'shell');
     default:
       // An agent with no profile of its own (GENERIC_AGENTS): the generic tier reads it, under its own name.
-      return { ...classifyShell(snap, ctx, 'generic'), program };
+      return { ...classifyWith('generic', snap, ctx), program };
   }
 }
 
