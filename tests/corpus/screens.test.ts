@@ -25,16 +25,11 @@ const NOT_YET_READ_RIGHT = new Set([
   'amp-approval',
   'amp-turn',
   'cline-approval',
-  'cline-error',
-  'cline-idle',
-  'cline-turn',
   'copilot-approval',
   'copilot-turn',
-  'crush-approval',
   'cursor-approval',
   'cursor-turn',
   'kimi-approval',
-  'kimi-turn',
 ]);
 
 let scored: Score;
