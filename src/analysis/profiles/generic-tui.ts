@@ -30,9 +30,9 @@ export function classifyGenericTui(snap: ScreenSnapshot, ctx: ProfileContext): C
   const tui = tuiLike(snap);
   const g = ctx.cfg.patterns.generic;
   const lines = trimBottom(snap.lines);
-  // Below the row the prompt was submitted on, where it is still on screen (a main screen scrolls old turns up); a
-  // full-screen TUI redraws its conversation, so all of it is live.
-  const top = !snap.altScreen && ctx.anchorRow !== undefined && ctx.anchorRow - snap.baseY >= 0 ? ctx.anchorRow - snap.baseY : 0;
+  // A line-oriented screen's live edge is below the row the prompt was submitted on, where it is still on screen; a
+  // TUI redraws its conversation (rows move under a remembered row), so all of it is read, the newest rows first.
+  const top = !tui && ctx.anchorRow !== undefined && ctx.anchorRow - snap.baseY >= 0 ? ctx.anchorRow - snap.baseY : 0;
   const cursorRow = snap.lines[snap.cursorY] ?? '';
   // What the person typed (the cursor at its end) is no question to them; a menu's selected row may hold the cursor.
   const typed = snap.cursorX >= cursorRow.trimEnd().length && !testRow(g.tui_input, cursorRow);
