@@ -104,7 +104,7 @@ export abstract class PaneInputs implements Tier1Host {
   }
 
   get currentProgram(): { program: ProgramId; rule: string } {
-    return { program: this.prog.program, rule: this.prog.rule };
+    return { program: this.prog.name, rule: this.prog.rule };
   }
 
   get classification(): Classification | null {

@@ -1,7 +1,7 @@
 // Which program a pane runs, and so which profile reads it: forced by --agent, else detected from the command it
 // was started with, its foreground process, its title, a signature on screen, or an agent's own report (hook, OSC).
 // Pure.
-import type { Config, ProgramId } from '../config/config.js';
+import { profileOf, type Config, type ProgramId } from '../config/config.js';
 import { detectProgram, type DetectionInput } from './profiles/index.js';
 import { programName } from './program-kind.js';
 
@@ -9,7 +9,10 @@ import { programName } from './program-kind.js';
 export const TUI_SCREEN_RULE = 'detect.generic.screen';
 
 export class ProgramTracker {
+  /** The profile that reads the pane: an agent with none of its own (Crush, Aider …) is read as `generic`. */
   program: ProgramId;
+  /** The program's own name, as `status` and `classify` show it (the profile's id for agents that have one). */
+  name: ProgramId;
   rule: string;
   /** --agent named the program: nothing on screen or in the process table changes it. */
   readonly locked: boolean;
@@ -17,7 +20,8 @@ export class ProgramTracker {
   processName: string | undefined;
 
   constructor(private readonly cfg: Config, forced: ProgramId | null, command?: string) {
-    this.program = forced ?? 'shell';
+    this.name = forced ?? 'shell';
+    this.program = profileOf(this.name);
     this.rule = forced ? 'forced' : 'default';
     this.locked = forced !== null;
     if (!this.locked && command) this.fromEvidence({ command });
@@ -44,6 +48,8 @@ export class ProgramTracker {
     // An agent named by the pane's own command runs under its launcher's runtime (Codex's npm entry point is a `node`
     // process, the native program its child): that name says nothing against the agent. A real shell still does.
     if (det?.program === 'shell' && this.rule.endsWith('.command') && !this.cfg.job_gate.shells.includes(name)) return false;
+    // An unknown process under a program already read by the generic tier is its child: the name stays.
+    if (det?.program === 'generic' && this.program === 'generic') return false;
     // A shell running an ordinary job (sleep, make) stays read as a shell: its prompt tells when the job ends.
     if (det && (det.program !== 'generic' || this.program !== 'shell')) return this.set(det.program, det.rule);
     return false;
@@ -62,8 +68,9 @@ export class ProgramTracker {
   }
 
   private set(program: ProgramId, rule: string): boolean {
-    if (program === this.program) return false;
-    this.program = program;
+    if (program === this.name) return false;
+    this.name = program;
+    this.program = profileOf(program);
     this.rule = rule;
     return true;
   }

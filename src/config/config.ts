@@ -286,14 +286,27 @@ export interface GeminiPatterns {
   local_command: RegExp;
 }
 
-export type ProgramId = 'claude' | 'codex' | 'gemini' | 'shell' | 'generic';
-export const AGENT_CHOICES = ['auto', 'claude', 'codex', 'gemini', 'shell', 'generic'] as const;
+/** Agents detected and named (`classify`, `status`) but with no profile of their own: the generic tier (Tier 3)
+ * reads them. Their detection rules are in config section `detection`; docs/agents.md lists what each draws. */
+export const GENERIC_AGENTS = ['crush', 'cursor', 'copilot', 'cline', 'amp', 'aider', 'kimi', 'goose'] as const;
+export type GenericAgentId = (typeof GENERIC_AGENTS)[number];
+export type ProgramId = 'claude' | 'codex' | 'gemini' | 'shell' | 'generic' | GenericAgentId;
+export const AGENT_CHOICES = ['auto', 'claude', 'codex', 'gemini', 'shell', 'generic', ...GENERIC_AGENTS] as const;
+
+export function isGenericAgent(program: string): program is GenericAgentId {
+  return (GENERIC_AGENTS as readonly string[]).includes(program);
+}
+
+/** The profile that reads a program: its own, or the generic tier's for an agent that has none. */
+export function profileOf(program: ProgramId): Exclude<ProgramId, GenericAgentId> {
+  return isGenericAgent(program) ? 'generic' : program;
+}
 export type AgentChoice = (typeof AGENT_CHOICES)[number];
 
 export interface Config {
   thresholds: Thresholds;
   job_gate: { enabled: boolean; whitelist: string[]; shells: string[] };
-  detection: { claude: DetectionRule; codex: DetectionRule; gemini: DetectionRule; shell: DetectionRule };
+  detection: { claude: DetectionRule; codex: DetectionRule; gemini: DetectionRule; shell: DetectionRule } & Record<GenericAgentId, DetectionRule>;
   patterns: {
     generic: GenericPatterns;
     claude: ClaudePatterns;

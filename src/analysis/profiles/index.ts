@@ -1,6 +1,6 @@
 // Profile selection: forced by --agent, or detected from the foreground process, command, title, then a
 // signature on screen. Pure.
-import type { AgentChoice, Config, ProgramId } from '../../config/config.js';
+import { GENERIC_AGENTS, type AgentChoice, type Config, type ProgramId } from '../../config/config.js';
 import type { ScreenSnapshot } from '../../screen/types.js';
 import type { Classification } from '../types.js';
 import { classifyClaude } from './claude.js';
@@ -22,8 +22,11 @@ export function classifyWith(program: ProgramId, snap: ScreenSnapshot, ctx: Prof
       return classifyGemini(snap, ctx);
     case 'generic':
       return classifyGenericTui(snap, ctx) ?? classifyShell(snap, ctx, 'generic');
-    default:
+    case 'shell':
       return classifyShell(snap, ctx, 'shell');
+    default:
+      // An agent with no profile of its own (GENERIC_AGENTS): the generic tier reads it, under its own name.
+      return { ...classifyWith('generic', snap, ctx), program };
   }
 }
 
@@ -40,22 +43,24 @@ export interface Detection {
 }
 
 const AGENTS = ['claude', 'codex', 'gemini'] as const;
+/** Agents with a profile first, then the ones the generic tier reads under their own name. */
+const NAMED = [...AGENTS, ...GENERIC_AGENTS] as const;
 
 /** The program behind a pane, or null when nothing identifies it yet. */
 export function detectProgram(cfg: Config, input: DetectionInput): Detection | null {
   const d = cfg.detection;
   const proc = input.process?.trim();
   if (proc) {
-    for (const a of AGENTS) if (d[a].process.test(proc)) return { program: a, rule: `detect.${a}.process` };
+    for (const a of NAMED) if (d[a].process.test(proc)) return { program: a, rule: `detect.${a}.process` };
   }
   if (input.command) {
-    for (const a of AGENTS) if (d[a].command.test(input.command)) return { program: a, rule: `detect.${a}.command` };
+    for (const a of NAMED) if (d[a].command.test(input.command)) return { program: a, rule: `detect.${a}.command` };
   }
   if (input.title) {
-    for (const a of AGENTS) if (d[a].title.test(input.title.trim())) return { program: a, rule: `detect.${a}.title` };
+    for (const a of NAMED) if (d[a].title.test(input.title.trim())) return { program: a, rule: `detect.${a}.title` };
   }
   if (input.lines) {
-    for (const a of AGENTS) if (input.lines.some((l) => d[a].screen.test(l))) return { program: a, rule: `detect.${a}.screen` };
+    for (const a of NAMED) if (input.lines.some((l) => d[a].screen.test(l))) return { program: a, rule: `detect.${a}.screen` };
   }
   if (proc && d.shell.process.test(proc)) return { program: 'shell', rule: 'detect.shell.process' };
   if (proc) return { program: 'generic', rule: 'detect.generic.process' };
