@@ -16,7 +16,7 @@ export interface HeldDone {
 
 /** The patterns of the program's queued-message block: only agents whose profile knows one (none for a shell). */
 function queuedPatterns(cfg: Config, program: ProgramId): readonly RegExp[] {
-  return program === 'codex' ? cfg.patterns.codex.queued : program === 'gemini' ? cfg.patterns.gemini.queued : [];
+  return program === 'codex' || program === 'gemini' || program === 'qwen' ? cfg.patterns[program].queued : [];
 }
 
 /** The queued-message marker on screen (its row), or null. */

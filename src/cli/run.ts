@@ -36,7 +36,7 @@ A command that is one thing to do (npm test, make, bash -c …, python3 script.p
 DONE or FAILED at its exit with the exit code. A session (a shell, REPL, agent, editor) gets a turn per thing asked
 of it; bash, zsh and fish get shell integration (their own rc files still load, nothing is written to them).
   --name     the pane's name in the log (default: the command's name)
-  --agent    auto (default) | claude | codex | gemini | shell | generic: which profile reads the screen (an agent
+  --agent    auto (default) | claude | codex | gemini | qwen | shell | generic: which profile reads the screen (an agent
              named here is a session, whatever command starts it)
   --record   also save the session as an asciicast v2 file (replay it with 'termsupervisor replay')
   --log      event log path (default: $XDG_STATE_HOME/termsupervisor/events.jsonl)
@@ -109,7 +109,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const id = `run-${process.pid}-${++paneSeq}-${randomBytes(3).toString('hex')}`;
   // A one-shot program is itself the turn; a session's shell gets shell integration (src/shell/inject.ts).
   // --agent naming an agent says the program is one, whatever starts it: a session.
-  const kind = agent === 'claude' || agent === 'codex' || agent === 'gemini' ? 'session' : programKind(cfg.programs, command);
+  const kind = agent === 'claude' || agent === 'codex' || agent === 'gemini' || agent === 'qwen' ? 'session' : programKind(cfg.programs, command);
   const injected = kind === 'session' && cfg.run.shell_integration && !a.options.has('no-shell-integration') ? injectOrWarn(command) : null;
   const source = new PtySource({ id, name, command, ...size, clock, oneShot: kind === 'one-shot', ...(injected && { exec: injected.argv, env: withEnv(process.env, injected.env) }) });
   const monitor = new PaneMonitor({ cfg, clock, ...size, agent, command: command.join(' ') });

@@ -278,19 +278,25 @@ export interface GeminiPatterns {
   local_command: RegExp;
 }
 
-export type ProgramId = 'claude' | 'codex' | 'gemini' | 'shell' | 'generic';
-export const AGENT_CHOICES = ['auto', 'claude', 'codex', 'gemini', 'shell', 'generic'] as const;
+/** Qwen Code, a Gemini CLI fork: Gemini's screen parts in Qwen's words, and a prompt echo outside any box. */
+export interface QwenPatterns extends GeminiPatterns {
+  prompt_echo: RegExp;
+}
+
+export type ProgramId = 'claude' | 'codex' | 'gemini' | 'qwen' | 'shell' | 'generic';
+export const AGENT_CHOICES = ['auto', 'claude', 'codex', 'gemini', 'qwen', 'shell', 'generic'] as const;
 export type AgentChoice = (typeof AGENT_CHOICES)[number];
 
 export interface Config {
   thresholds: Thresholds;
   job_gate: { enabled: boolean; whitelist: string[]; shells: string[] };
-  detection: { claude: DetectionRule; codex: DetectionRule; gemini: DetectionRule; shell: DetectionRule };
+  detection: { claude: DetectionRule; codex: DetectionRule; gemini: DetectionRule; qwen: DetectionRule; shell: DetectionRule };
   patterns: {
     generic: GenericPatterns;
     claude: ClaudePatterns;
     codex: CodexPatterns;
     gemini: GeminiPatterns;
+    qwen: QwenPatterns;
     shell: { use_bracketed_paste: boolean };
   };
   daemon: DaemonConfig;

@@ -6,7 +6,8 @@ import { EVENT_NAME, type HookAgent } from './agents.js';
 export interface HookEvent {
   agent: HookAgent;
   event: string;
-  /** Sub-kind: Claude/Gemini `notification_type`, SessionStart `source`, SessionEnd `reason`; '' if none. */
+  /** Sub-kind: Claude/Gemini/Qwen `notification_type`, SessionStart `source`, SessionEnd `reason`, Qwen StopFailure
+   * `error`; '' if none. */
   detail: string;
   /** The agent's session (Claude/Gemini `session_id`, Codex `thread-id`); '' if none. */
   session: string;
@@ -63,6 +64,8 @@ function detailOf(agent: HookAgent, event: string, p: Json): string {
   if (event === 'Notification') d = str(p['notification_type']);
   else if (event === 'SessionStart') d = str(p['source']) || str(p['trigger']);
   else if (event === 'SessionEnd') d = str(p['reason']) || str(p['trigger']);
+  // Qwen Code: the kind of error that ended the turn (rate_limit, server_error, loop_detected, …).
+  else if (event === 'StopFailure') d = str(p['error']);
   return EVENT_NAME.test(d) ? d : '';
 }
 
@@ -74,6 +77,9 @@ function messageOf(agent: HookAgent, event: string, p: Json): string {
       return str(p['prompt']);
     case 'AfterAgent':
       return str(p['prompt_response']);
+    // Qwen Code: the error as the person saw it, else its details.
+    case 'StopFailure':
+      return str(p['last_assistant_message']) || str(p['error_details']);
     case 'Notification':
       return str(p['message']);
     case 'PreToolUse':
