@@ -2,6 +2,7 @@
 // First: what each event means (EFFECTS). Then: what that meaning does in the pane's current state (hookAction).
 import type { MachineState, SignalType } from './types.js';
 import type { HookAgent } from '../hooks/agents.js';
+import { CONTINUATION } from '../hooks/payload.js';
 
 /** What a hook event says about the agent, whatever the pane's state. */
 export type HookEffect =
@@ -60,7 +61,8 @@ export const EFFECTS: Record<HookAgent, Record<string, EffectOf>> = {
     SessionEnd: 'session_end',
   },
   qwen: {
-    UserPromptSubmit: 'turn_start',
+    // With an empty prompt (detail "continuation") it is the turn's tool results going back to the model: work.
+    UserPromptSubmit: (d) => (d === CONTINUATION ? 'work' : 'turn_start'),
     PreToolUse: 'work',
     // Not installed (they fire after every tool), but if a user's own settings send them, they mean the same.
     PostToolUse: 'work',

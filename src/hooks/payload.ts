@@ -20,6 +20,9 @@ export interface HookEvent {
   cwd?: string;
 }
 
+/** The detail of a UserPromptSubmit that carries no prompt: the agent going on with its own turn. */
+export const CONTINUATION = 'continuation';
+
 /** A working directory longer than this is not kept. */
 export const CWD_MAX = 1024;
 
@@ -66,6 +69,9 @@ function detailOf(agent: HookAgent, event: string, p: Json): string {
   else if (event === 'SessionEnd') d = str(p['reason']) || str(p['trigger']);
   // Qwen Code: the kind of error that ended the turn (rate_limit, server_error, loop_detected, …).
   else if (event === 'StopFailure') d = str(p['error']);
+  // A prompt event without a prompt: Qwen Code fires UserPromptSubmit (prompt "", the turn's prompt_id) as it sends a
+  // tool's results back to the model within the same turn. No person typed anything.
+  else if (event === 'UserPromptSubmit' && typeof p['prompt'] === 'string' && p['prompt'] === '') d = CONTINUATION;
   return EVENT_NAME.test(d) ? d : '';
 }
 
