@@ -8,6 +8,7 @@ import { classifyCodex } from './codex.js';
 import { classifyGemini } from './gemini.js';
 import { classifyQwen } from './qwen.js';
 import { classifyShell } from './shell.js';
+import { classifyGenericTui } from './generic-tui.js';
 import type { ProfileContext } from './context.js';
 
 export type { ProfileContext } from './context.js';
@@ -23,7 +24,7 @@ export function classifyWith(program: ProgramId, snap: ScreenSnapshot, ctx: Prof
     case 'qwen':
       return classifyQwen(snap, ctx);
     case 'generic':
-      return classifyShell(snap, ctx, 'generic');
+      return classifyGenericTui(snap, ctx) ?? classifyShell(snap, ctx, 'generic');
     default:
       return classifyShell(snap, ctx, 'shell');
   }
