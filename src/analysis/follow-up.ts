@@ -22,6 +22,8 @@ function queuedPatterns(cfg: Config, program: ProgramId): readonly RegExp[] {
       return cfg.patterns.codex.queued;
     case 'gemini':
       return cfg.patterns.gemini.queued;
+    case 'qwen':
+      return cfg.patterns.qwen.queued;
     case 'generic':
       return cfg.patterns.generic.queued;
     default:

@@ -2,6 +2,7 @@
 // First: what each event means (EFFECTS). Then: what that meaning does in the pane's current state (hookAction).
 import type { MachineState, SignalType } from './types.js';
 import type { HookAgent } from '../hooks/agents.js';
+import { CONTINUATION } from '../hooks/payload.js';
 
 /** What a hook event says about the agent, whatever the pane's state. */
 export type HookEffect =
@@ -16,6 +17,8 @@ export type HookEffect =
   | 'wait_reminder'
   /** The agent finished its turn. */
   | 'turn_end'
+  /** An error ended the agent's turn (Qwen Code's StopFailure: the API error it gave up retrying). */
+  | 'turn_failed'
   /** The agent has sat at its prompt for a while (Claude's idle_prompt, sent after 60 s). */
   | 'at_rest'
   /** The agent's session ended (exit, /clear, logout). */
@@ -28,6 +31,11 @@ type EffectOf = HookEffect | ((detail: string) => HookEffect);
 /** Claude Code notification types that put a dialog in front of the person. permission_prompt comes ~6 s after
  * the dialog opened (PermissionRequest said so at once), and still comes when the person answers just then. */
 const CLAUDE_ASKS: Record<string, HookEffect> = { permission_prompt: 'wait_reminder', elicitation_dialog: 'wait' };
+
+/** Qwen Code notification types. permission_prompt: the dialog PermissionRequest announced is open (news only while
+ * it still is). idle_prompt: sent as the CLI goes idle after a turn (Stop, StopFailure or a cancel before it): a turn
+ * we still think runs is over. */
+const QWEN_ASKS: Record<string, HookEffect> = { permission_prompt: 'wait_reminder', idle_prompt: 'at_rest' };
 
 export const EFFECTS: Record<HookAgent, Record<string, EffectOf>> = {
   claude: {
@@ -49,6 +57,22 @@ export const EFFECTS: Record<HookAgent, Record<string, EffectOf>> = {
     // Gemini's only notification type is ToolPermission.
     Notification: 'wait',
     AfterAgent: 'turn_end',
+    SessionStart: 'none',
+    SessionEnd: 'session_end',
+  },
+  qwen: {
+    // With an empty prompt (detail "continuation") it is the turn's tool results going back to the model: work.
+    UserPromptSubmit: (d) => (d === CONTINUATION ? 'work' : 'turn_start'),
+    PreToolUse: 'work',
+    // Not installed (they fire after every tool), but if a user's own settings send them, they mean the same.
+    PostToolUse: 'work',
+    PostToolUseFailure: 'work',
+    // Fired before the dialog opens (a hook may answer it); Notification permission_prompt follows when it is open.
+    PermissionRequest: 'wait',
+    Notification: (d) => (Object.hasOwn(QWEN_ASKS, d) ? QWEN_ASKS[d]! : 'none'),
+    Stop: 'turn_end',
+    // In place of Stop when an API error ended the turn (after its own retries; a retried 429 fires nothing).
+    StopFailure: 'turn_failed',
     SessionStart: 'none',
     SessionEnd: 'session_end',
   },
@@ -91,6 +115,9 @@ export function hookAction(agent: HookAgent, event: string, detail: string, stat
       // DONE already: the screen said it first (notify once). FAILED: the screen saw this turn fail, and an end
       // hook does not overrule it. IDLE: a turn whose start we missed (joined mid-turn) still ended: news.
       return state === 'DONE' || state === 'FAILED' ? none : signal('done');
+    case 'turn_failed':
+      // The agent's own word that the turn failed outranks a DONE the screen guessed.
+      return state === 'FAILED' ? none : signal('failed');
     case 'at_rest':
       // Only a turn we still think is running is corrected; a DONE or FAILED the person has not seen stays.
       // IDLE rather than DONE: no Stop came, so the turn was interrupted or failed, and the screen (which has had

@@ -39,6 +39,9 @@ export class HookTurns {
       case 'turn_start':
         this.open++;
         return APPLY;
+      case 'turn_failed':
+        this.open = 0;
+        return APPLY;
       case 'turn_end':
         if (this.open > 1) {
           this.open--;

@@ -2,7 +2,7 @@
 // was started with, its foreground process, its title, a signature on screen, or an agent's own report (hook, OSC).
 // Pure.
 import { profileOf, type Config, type ProgramId } from '../config/config.js';
-import { detectProgram, type DetectionInput } from './profiles/index.js';
+import { detectProgram, forkOf, refinable, type DetectionInput } from './profiles/index.js';
 import { programName } from './program-kind.js';
 
 /** The rule naming a pane's program "generic" from its screen alone (see tuiScreen). */
@@ -27,10 +27,10 @@ export class ProgramTracker {
     if (!this.locked && command) this.fromEvidence({ command });
   }
 
-  /** Still reading the pane as a shell (or as a TUI nothing named yet): a title or a screen row could name the
-   * program behind it. */
+  /** Still reading the pane as a shell (or as a TUI nothing named yet, or as a parent agent through a signature its
+   * fork shares): a title or a screen row could name the program behind it. */
   get open(): boolean {
-    return !this.locked && (this.program === 'shell' || this.rule === TUI_SCREEN_RULE);
+    return !this.locked && (this.program === 'shell' || this.rule === TUI_SCREEN_RULE || refinable(this.program, this.rule));
   }
 
   /** The screen is a TUI and no sign of a shell (a line editor, shell integration, a process) was ever seen: a
@@ -58,8 +58,14 @@ export class ProgramTracker {
   /** A command line, title or screen rows that may name an agent. Returns whether the program changed. */
   fromEvidence(input: DetectionInput): boolean {
     const det = detectProgram(this.cfg, input);
-    if (det && det.program !== 'shell' && det.program !== 'generic') return this.set(det.program, det.rule);
-    return false;
+    if (!det || det.program === 'shell' || det.program === 'generic') return false;
+    if (this.program !== 'shell' && refinable(this.program, this.rule)) {
+      // Read as a parent through a shared signature: only the fork's own evidence changes that; the parent's own
+      // (its title, its banner) settles it.
+      if (det.program === this.program && det.rule !== this.rule) this.rule = det.rule;
+      return forkOf(det, this.program) ? this.set(det.program, det.rule) : false;
+    }
+    return this.set(det.program, det.rule);
   }
 
   /** The program said who it is (a hook, an OSC report). Returns whether the program changed. */

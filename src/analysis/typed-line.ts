@@ -67,6 +67,6 @@ export class TypedLine {
 
 /** A submitted line the agent's CLI handles itself (/quit, /status), where its profile knows the form: no turn. */
 export function localCommand(cfg: Config, program: ProgramId, line: string): boolean {
-  const re = program === 'codex' ? cfg.patterns.codex.local_command : program === 'gemini' ? cfg.patterns.gemini.local_command : null;
+  const re = program === 'codex' || program === 'gemini' || program === 'qwen' ? cfg.patterns[program].local_command : null;
   return re !== null && re.test(line);
 }

@@ -168,6 +168,6 @@ export class ReplayLink {
 /** The command a `termsupervisor run -- <cmd>` of this recording would have had (claude-…, codex-…, shell-…). */
 export function commandFor(recording: string): string {
   const kind = recording.split('-')[0];
-  if (kind === 'claude' || kind === 'codex' || kind === 'gemini') return kind;
+  if (kind === 'claude' || kind === 'codex' || kind === 'gemini' || kind === 'qwen') return kind;
   return 'bash';
 }

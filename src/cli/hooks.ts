@@ -17,10 +17,12 @@ Lets the agents tell termsupervisor themselves when a turn starts, needs you, or
   codex    ~/.codex/config.toml ($CODEX_HOME): notify (turn ends; Codex runs one notify program: one already set
            is kept and explained)
   gemini   ~/.gemini/settings.json: hooks BeforeAgent, AfterAgent, Notification, SessionStart, SessionEnd
+  qwen     ~/.qwen/settings.json ($QWEN_HOME): hooks UserPromptSubmit, PreToolUse, PermissionRequest, Notification,
+           Stop, StopFailure, SessionStart, SessionEnd
 Running it again changes nothing; your other settings stay as they are; the previous file is kept next to it as
 <file>.termsupervisor-backup-<time>. Restart the agent for new hooks to take effect.
   --dry-run  show what would change, change nothing
-  --home     use DIR instead of your home directory (and ignore $CLAUDE_CONFIG_DIR / $CODEX_HOME)
+  --home     use DIR instead of your home directory (and ignore $CLAUDE_CONFIG_DIR / $CODEX_HOME / $QWEN_HOME)
   --command  the termsupervisor program the hooks run (default: this one, ${JSON.stringify(defaultProgram())})
 Exit status: 0 done (or nothing to do), 1 a file was left alone (the reason is printed), 2 usage.
 examples:

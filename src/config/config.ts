@@ -286,12 +286,17 @@ export interface GeminiPatterns {
   local_command: RegExp;
 }
 
+/** Qwen Code, a Gemini CLI fork: Gemini's screen parts in Qwen's words, and a prompt echo outside any box. */
+export interface QwenPatterns extends GeminiPatterns {
+  prompt_echo: RegExp;
+}
+
 /** Agents detected and named (`classify`, `status`) but with no profile of their own: the generic tier (Tier 3)
  * reads them. Their detection rules are in config section `detection`; docs/agents.md lists what each draws. */
 export const GENERIC_AGENTS = ['crush', 'cursor', 'copilot', 'cline', 'amp', 'aider', 'kimi', 'goose'] as const;
 export type GenericAgentId = (typeof GENERIC_AGENTS)[number];
-export type ProgramId = 'claude' | 'codex' | 'gemini' | 'shell' | 'generic' | GenericAgentId;
-export const AGENT_CHOICES = ['auto', 'claude', 'codex', 'gemini', 'shell', 'generic', ...GENERIC_AGENTS] as const;
+export type ProgramId = 'claude' | 'codex' | 'gemini' | 'qwen' | 'shell' | 'generic' | GenericAgentId;
+export const AGENT_CHOICES = ['auto', 'claude', 'codex', 'gemini', 'qwen', 'shell', 'generic', ...GENERIC_AGENTS] as const;
 
 export function isGenericAgent(program: string): program is GenericAgentId {
   return (GENERIC_AGENTS as readonly string[]).includes(program);
@@ -306,12 +311,13 @@ export type AgentChoice = (typeof AGENT_CHOICES)[number];
 export interface Config {
   thresholds: Thresholds;
   job_gate: { enabled: boolean; whitelist: string[]; shells: string[] };
-  detection: { claude: DetectionRule; codex: DetectionRule; gemini: DetectionRule; shell: DetectionRule } & Record<GenericAgentId, DetectionRule>;
+  detection: { claude: DetectionRule; codex: DetectionRule; gemini: DetectionRule; qwen: DetectionRule; shell: DetectionRule } & Record<GenericAgentId, DetectionRule>;
   patterns: {
     generic: GenericPatterns;
     claude: ClaudePatterns;
     codex: CodexPatterns;
     gemini: GeminiPatterns;
+    qwen: QwenPatterns;
     shell: { use_bracketed_paste: boolean };
   };
   daemon: DaemonConfig;

@@ -7,8 +7,10 @@
 //                argument appended to argv, stdin null; `agent-turn-complete` is the only type)
 //   Gemini CLI   https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/reference.md (settings.json
 //                `hooks`, JSON on stdin, stdout must be JSON or nothing, timeouts in milliseconds)
+//   Qwen Code    https://github.com/QwenLM/qwen-code (docs/users/features/hooks.md; settings.json `hooks` in Claude
+//                Code's shape, JSON on stdin, timeouts in seconds; event names as in 0.24.4's HookEventName)
 
-export const HOOK_AGENTS = ['claude', 'codex', 'gemini'] as const;
+export const HOOK_AGENTS = ['claude', 'codex', 'gemini', 'qwen'] as const;
 export type HookAgent = (typeof HOOK_AGENTS)[number];
 
 export function isHookAgent(s: unknown): s is HookAgent {
@@ -22,6 +24,11 @@ export const CLAUDE_TOOL_EVENTS: readonly string[] = ['PreToolUse', 'PermissionR
 
 /** Gemini CLI events installed: turn start and end, the tool-permission notification, session. */
 export const GEMINI_EVENTS = ['BeforeAgent', 'AfterAgent', 'Notification', 'SessionStart', 'SessionEnd'] as const;
+
+/** Qwen Code events installed: Claude Code's, and StopFailure (an API error ended the turn, in place of Stop). */
+export const QWEN_EVENTS = ['UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'Notification', 'Stop', 'StopFailure', 'SessionStart', 'SessionEnd'] as const;
+/** Qwen events whose matcher is a tool name (`*`: every tool). */
+export const QWEN_TOOL_EVENTS: readonly string[] = ['PreToolUse', 'PermissionRequest'];
 
 /** An event or sub-kind name as the agents spell them (PascalCase, kebab-case, snake_case): nothing else passes. */
 export const EVENT_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;

@@ -4,7 +4,7 @@
 import { readOrNull, writeWithBackup } from '../config/write-with-backup.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { CLAUDE_EVENTS, CLAUDE_TOOL_EVENTS, GEMINI_EVENTS, type HookAgent } from './agents.js';
+import { CLAUDE_EVENTS, CLAUDE_TOOL_EVENTS, GEMINI_EVENTS, QWEN_EVENTS, QWEN_TOOL_EVENTS, type HookAgent } from './agents.js';
 import { installedEvents, installJsonHooks, uninstallJsonHooks, type EditResult, type JsonHookSpec } from './settings-json.js';
 import { currentNotify, installCodexNotify, isOurArgv, uninstallCodexNotify } from './codex-toml.js';
 
@@ -12,6 +12,8 @@ import { currentNotify, installCodexNotify, isOurArgv, uninstallCodexNotify } fr
 export const CLAUDE_HOOK_TIMEOUT_S = 5;
 /** The same bound for Gemini CLI, which counts in milliseconds. */
 export const GEMINI_HOOK_TIMEOUT_MS = 5000;
+/** The same bound for Qwen Code, in seconds like Claude Code (its default is 60 s). */
+export const QWEN_HOOK_TIMEOUT_S = 5;
 
 export interface HookPlaces {
   /** Stands in for the home directory (tests, a second account); the agents' own variables are then ignored. */
@@ -41,6 +43,8 @@ export function settingsFile(agent: HookAgent, places: HookPlaces = {}): string 
       return join(places.home === undefined && env['CODEX_HOME'] ? env['CODEX_HOME'] : join(home, '.codex'), 'config.toml');
     case 'gemini':
       return join(home, '.gemini', 'settings.json');
+    case 'qwen':
+      return join(places.home === undefined && env['QWEN_HOME'] ? env['QWEN_HOME'] : join(home, '.qwen'), 'settings.json');
   }
 }
 
@@ -55,7 +59,8 @@ export function planInstall(agent: HookAgent, program: string, places: HookPlace
   let result: EditResult;
   if (agent === 'codex') result = installCodexNotify(before, program);
   else result = installJsonHooks(before, jsonSpec(agent, program));
-  return { agent, file, action: 'install', before, result, warnings: agent === 'gemini' ? geminiWarnings(before) : [] };
+  const warnings = agent === 'gemini' ? geminiWarnings(before) : agent === 'qwen' ? qwenWarnings(before) : [];
+  return { agent, file, action: 'install', before, result, warnings };
 }
 
 export function planUninstall(agent: HookAgent, places: HookPlaces = {}): Plan {
@@ -93,11 +98,18 @@ export function hookStatus(agent: HookAgent, places: HookPlaces = {}): AgentStat
     return { agent, file, exists: text !== null, installed: ours ? ['notify'] : [], missing: ours ? [] : ['notify'], ...(foreign && { foreign }) };
   }
   const installed = installedEvents(text);
-  const all: readonly string[] = agent === 'claude' ? CLAUDE_EVENTS : GEMINI_EVENTS;
+  const all: readonly string[] = agent === 'claude' ? CLAUDE_EVENTS : agent === 'qwen' ? QWEN_EVENTS : GEMINI_EVENTS;
   return { agent, file, exists: text !== null, installed, missing: all.filter((e) => !installed.includes(e)) };
 }
 
-function jsonSpec(agent: 'claude' | 'gemini', program: string): JsonHookSpec {
+function jsonSpec(agent: 'claude' | 'gemini' | 'qwen', program: string): JsonHookSpec {
+  if (agent === 'qwen') {
+    return {
+      events: QWEN_EVENTS,
+      entry: (event) => ({ type: 'command', command: hookCommandLine(program, 'qwen', event), timeout: QWEN_HOOK_TIMEOUT_S }),
+      matcher: (event) => (QWEN_TOOL_EVENTS.includes(event) ? '*' : undefined),
+    };
+  }
   if (agent === 'claude') {
     return {
       events: CLAUDE_EVENTS,
@@ -118,6 +130,18 @@ function geminiWarnings(text: string | null): string[] {
   try {
     const cfg = JSON.parse(text) as { hooksConfig?: { enabled?: unknown } };
     if (cfg?.hooksConfig?.enabled === false) return ['hooks are turned off in this file (hooksConfig.enabled is false): Gemini CLI will not run them until you turn them on'];
+  } catch {
+    // refused elsewhere
+  }
+  return [];
+}
+
+/** Qwen Code runs no hooks when the person turned them all off: say so rather than install silently. */
+function qwenWarnings(text: string | null): string[] {
+  if (text === null) return [];
+  try {
+    const cfg = JSON.parse(text) as { disableAllHooks?: unknown };
+    if (cfg?.disableAllHooks === true) return ['hooks are turned off in this file (disableAllHooks is true): Qwen Code will not run them until you turn them on'];
   } catch {
     // refused elsewhere
   }

@@ -6,7 +6,8 @@ import { EVENT_NAME, type HookAgent } from './agents.js';
 export interface HookEvent {
   agent: HookAgent;
   event: string;
-  /** Sub-kind: Claude/Gemini `notification_type`, SessionStart `source`, SessionEnd `reason`; '' if none. */
+  /** Sub-kind: Claude/Gemini/Qwen `notification_type`, SessionStart `source`, SessionEnd `reason`, Qwen StopFailure
+   * `error`; '' if none. */
   detail: string;
   /** The agent's session (Claude/Gemini `session_id`, Codex `thread-id`); '' if none. */
   session: string;
@@ -18,6 +19,9 @@ export interface HookEvent {
   /** The agent's working directory as the payload gives it (`cwd`); '' if none. */
   cwd?: string;
 }
+
+/** The detail of a UserPromptSubmit that carries no prompt: the agent going on with its own turn. */
+export const CONTINUATION = 'continuation';
 
 /** A working directory longer than this is not kept. */
 export const CWD_MAX = 1024;
@@ -63,6 +67,11 @@ function detailOf(agent: HookAgent, event: string, p: Json): string {
   if (event === 'Notification') d = str(p['notification_type']);
   else if (event === 'SessionStart') d = str(p['source']) || str(p['trigger']);
   else if (event === 'SessionEnd') d = str(p['reason']) || str(p['trigger']);
+  // Qwen Code: the kind of error that ended the turn (rate_limit, server_error, loop_detected, …).
+  else if (event === 'StopFailure') d = str(p['error']);
+  // A prompt event without a prompt: Qwen Code fires UserPromptSubmit (prompt "", the turn's prompt_id) as it sends a
+  // tool's results back to the model within the same turn. No person typed anything.
+  else if (event === 'UserPromptSubmit' && typeof p['prompt'] === 'string' && p['prompt'] === '') d = CONTINUATION;
   return EVENT_NAME.test(d) ? d : '';
 }
 
@@ -74,6 +83,9 @@ function messageOf(agent: HookAgent, event: string, p: Json): string {
       return str(p['prompt']);
     case 'AfterAgent':
       return str(p['prompt_response']);
+    // Qwen Code: the error as the person saw it, else its details.
+    case 'StopFailure':
+      return str(p['last_assistant_message']) || str(p['error_details']);
     case 'Notification':
       return str(p['message']);
     case 'PreToolUse':

@@ -1,5 +1,5 @@
-// Adds and removes termsupervisor's hooks in a JSON settings file (Claude Code's and Gemini CLI's settings.json
-// share one shape: {"hooks": {"<Event>": [{"matcher"?: "...", "hooks": [{"type": "command", "command": "..."}]}]}}).
+// Adds and removes termsupervisor's hooks in a JSON settings file (Claude Code's, Gemini CLI's and Qwen Code's
+// settings.json share one shape: {"hooks": {"<Event>": [{"matcher"?: "...", "hooks": [{"type": "command", "command": "..."}]}]}}).
 // Pure text in, text out. Everything not ours is kept as it was; a file whose shape we cannot edit safely is
 // refused with the reason, never rewritten.
 import { parseJsonc } from '../config/jsonc.js';
@@ -17,7 +17,7 @@ export interface JsonHookSpec {
 }
 
 /** A hook command is ours when it runs `termsupervisor… hook <agent>` (any path to the program, quoted or not). */
-const OUR_COMMAND = /(?:^|[\s/'"])termsupervisor[^\s/'"]*['"]?\s+hook\s+(?:claude|codex|gemini)(?:\s|$)/;
+const OUR_COMMAND = /(?:^|[\s/'"])termsupervisor[^\s/'"]*['"]?\s+hook\s+(?:claude|codex|gemini|qwen)(?:\s|$)/;
 /** Indentation when the file has none to copy (Claude Code and Gemini CLI write two spaces). */
 const DEFAULT_INDENT = '  ';
 

@@ -9,7 +9,7 @@ export const NOTIFY_KINDS: readonly NotifyKind[] = ['WAITING_APPROVAL', 'FAILED'
 export interface NotifyEvent {
   paneId: string;
   paneName: string;
-  /** The profile reading the pane: claude | codex | gemini | shell | generic. */
+  /** The profile reading the pane: claude | codex | gemini | qwen | shell | generic. */
   program: string;
   kind: NotifyKind;
   /** Epoch milliseconds. */

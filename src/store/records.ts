@@ -14,7 +14,7 @@ export interface PaneRecord {
   /** Stable across daemon restarts for the same pane (run: chosen by the wrapper; tmux: server + pane id). */
   id: string;
   name: string;
-  /** The profile reading it: claude | codex | gemini | shell | generic. */
+  /** The profile reading it: claude | codex | gemini | qwen | shell | generic. */
   program: string;
   attach: AttachKind;
   /** The command line, already redacted and cut (never the raw one). */

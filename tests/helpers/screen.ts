@@ -1,4 +1,4 @@
-// Real screens for classifier tests: a corpus recording replayed into a headless terminal up to a moment, or raw
+// Real screens for classifier tests: a corpus recording (or one of ours) replayed into a headless terminal up to a moment, or raw
 // bytes written into one. Nothing is mocked: this is the same PaneScreen the monitor uses.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -19,8 +19,12 @@ export function corpusNames(): string[] {
     .sort();
 }
 
+/** Our own recordings (tests/fixtures/recordings): read when the shared corpus has no recording of that name. */
+export const RECORDINGS = join(ROOT, 'tests', 'fixtures', 'recordings');
+
 export function castPath(name: string): string {
-  return join(CORPUS, name, 'session.cast');
+  const corpus = join(CORPUS, name, 'session.cast');
+  return existsSync(corpus) ? corpus : join(RECORDINGS, name, 'session.cast');
 }
 
 const castCache = new Map<string, Cast>();

@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan, hookStatus, planInstall, planUninstall, settingsFile } from '../../src/hooks/install.js';
 import { CODEX_MARKER, installCodexNotify, parseStringArray, uninstallCodexNotify } from '../../src/hooks/codex-toml.js';
-import { CLAUDE_EVENTS, GEMINI_EVENTS } from '../../src/hooks/agents.js';
+import { CLAUDE_EVENTS, GEMINI_EVENTS, QWEN_EVENTS } from '../../src/hooks/agents.js';
 import { hooksCommand } from '../../src/cli/hooks.js';
 import { ROOT } from '../helpers/screen.js';
 
@@ -33,12 +33,12 @@ function home(files: Record<string, string> = {}): string {
 const json = (p: string): Record<string, unknown> => JSON.parse(readFileSync(p, 'utf8')) as Record<string, unknown>;
 const backups = (file: string): string[] => readdirSync(join(file, '..')).filter((f) => f.includes('.termsupervisor-backup-'));
 
-function install(agent: 'claude' | 'codex' | 'gemini', h: string, program = PROGRAM) {
+function install(agent: 'claude' | 'codex' | 'gemini' | 'qwen', h: string, program = PROGRAM) {
   const plan = planInstall(agent, program, { home: h });
   return { plan, ...applyPlan(plan) };
 }
 
-function uninstall(agent: 'claude' | 'codex' | 'gemini', h: string) {
+function uninstall(agent: 'claude' | 'codex' | 'gemini' | 'qwen', h: string) {
   const plan = planUninstall(agent, { home: h });
   return { plan, ...applyPlan(plan) };
 }
@@ -147,6 +147,51 @@ describe('Gemini CLI settings.json', () => {
   });
 });
 
+describe('Qwen Code settings.json', () => {
+  it('adds its events beside the person\'s own hooks (tool events with matcher *, seconds), idempotent; uninstall restores it exactly', () => {
+    const h = home({ '.qwen/settings.json': 'qwen-settings.json' });
+    const file = settingsFile('qwen', { home: h });
+    expect(file).toBe(join(h, '.qwen', 'settings.json'));
+    const original = readFileSync(file, 'utf8');
+    const first = install('qwen', h);
+    expect(first.plan.result.status).toBe('changed');
+    expect(readFileSync(first.backup!, 'utf8')).toBe(original);
+    const s = json(file) as { model: unknown; hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ command: string }> }>> };
+    expect(s.model).toEqual({ name: 'qwen3-coder-plus' });
+    expect(Object.keys(s.hooks).sort()).toEqual([...new Set(['PreToolUse', 'Stop', ...QWEN_EVENTS])].sort());
+    for (const event of QWEN_EVENTS) {
+      const ours = s.hooks[event]!.filter((g) => g.hooks.some((x) => x.command.includes(' hook qwen ')));
+      expect(ours, event).toEqual([
+        { ...(event === 'PreToolUse' || event === 'PermissionRequest' ? { matcher: '*' } : {}), hooks: [{ type: 'command', command: `${PROGRAM} hook qwen ${event}`, timeout: 5 }] },
+      ]);
+    }
+    // the person's own hooks are still there, first
+    expect(s.hooks['PreToolUse']![0]).toEqual({ matcher: 'run_shell_command', hooks: [{ type: 'command', command: '~/.qwen/hooks/guard-shell.sh', timeout: 10 }] });
+    expect(s.hooks['Stop']![0]!.hooks[0]!.command).toBe("notify-send 'qwen is done'");
+    expect(hookStatus('qwen', { home: h })).toMatchObject({ installed: expect.arrayContaining([...QWEN_EVENTS]), missing: [] });
+
+    expect(install('qwen', h).plan.result.status).toBe('unchanged');
+    expect(uninstall('qwen', h).plan.result.status).toBe('changed');
+    expect(readFileSync(file, 'utf8')).toBe(original);
+    expect(uninstall('qwen', h).plan.result.status).toBe('unchanged');
+  });
+
+  it('$QWEN_HOME moves the file (unless --home is given); a fresh home gets a new file', () => {
+    const h = home();
+    expect(settingsFile('qwen', { env: { QWEN_HOME: '/srv/qwen' } })).toBe('/srv/qwen/settings.json');
+    expect(settingsFile('qwen', { home: h, env: { QWEN_HOME: '/srv/qwen' } })).toBe(join(h, '.qwen', 'settings.json'));
+    expect(install('qwen', h).plan.result.status).toBe('changed');
+    expect(Object.keys((json(settingsFile('qwen', { home: h })) as { hooks: object }).hooks)).toEqual([...QWEN_EVENTS]);
+  });
+
+  it('warns when the person turned Qwen hooks off', () => {
+    const h = home();
+    mkdirSync(join(h, '.qwen'));
+    writeFileSync(settingsFile('qwen', { home: h }), '{"disableAllHooks": true}\n');
+    expect(planInstall('qwen', PROGRAM, { home: h }).warnings).toEqual([expect.stringMatching(/disableAllHooks is true/)]);
+  });
+});
+
 describe('Codex config.toml notify', () => {
   it('adds notify at the top level (before the first table), touches nothing else, and uninstalls byte for byte', () => {
     const h = home({ '.codex/config.toml': 'codex-config.toml' });
@@ -232,6 +277,7 @@ describe('the hooks command', () => {
     expect(await all.code).toBe(1);
     expect(all.out()).toMatch(/claude: installed hooks in .*settings\.json/);
     expect(all.out()).toMatch(/gemini: installed hooks in .*settings\.json/);
+    expect(all.out()).toMatch(/qwen: installed hooks in .*\.qwen\/settings\.json/);
     expect(all.err()).toMatch(/codex: .*config\.toml left alone: notify is already set/);
 
     const status = run(['status', '--home', h]);

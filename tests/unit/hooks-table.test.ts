@@ -19,7 +19,7 @@ const payload = (agent: HookAgent, name: string): unknown => JSON.parse(readFile
 describe('hook payloads as the agents document them', () => {
   it('every fixture reduces to its event (the file name), detail and a one-line message', () => {
     const seen: string[] = [];
-    for (const agent of ['claude', 'codex', 'gemini'] as const) {
+    for (const agent of ['claude', 'codex', 'gemini', 'qwen'] as const) {
       for (const f of readdirSync(join(FIXTURES, agent))) {
         const name = f.replace(/\.json$/, '');
         const ev = hookEventFrom(agent, payload(agent, name));
@@ -30,7 +30,7 @@ describe('hook payloads as the agents document them', () => {
         seen.push(`${agent}/${name}`);
       }
     }
-    expect(seen).toHaveLength(15);
+    expect(seen).toHaveLength(24);
   });
 
   it('keeps the parts that tell a person what happened', () => {
@@ -47,6 +47,10 @@ describe('hook payloads as the agents document them', () => {
     });
     expect(hookEventFrom('gemini', payload('gemini', 'AfterAgent'))).toMatchObject({ message: 'I added a --verbose flag to src/cli.ts.' });
     expect(hookEventFrom('gemini', payload('gemini', 'Notification.ToolPermission'))).toMatchObject({ detail: 'ToolPermission', message: 'Tool Edit File requires editing' });
+    expect(hookEventFrom('qwen', payload('qwen', 'PermissionRequest'))).toMatchObject({ message: 'run_shell_command: echo hi > hello.txt', cwd: '/home/me/project' });
+    expect(hookEventFrom('qwen', payload('qwen', 'StopFailure.invalid_request'))).toMatchObject({ detail: 'invalid_request', message: '[API Error: 400 scripted HTTP 400]' });
+    expect(hookEventFrom('qwen', payload('qwen', 'UserPromptSubmit'))).toMatchObject({ detail: '', message: 'write hello.txt' });
+    expect(hookEventFrom('qwen', payload('qwen', 'UserPromptSubmit.continuation'))).toMatchObject({ detail: 'continuation', message: '' });
   });
 
   it('falls back on the event argument; without either there is no event', () => {
@@ -88,6 +92,18 @@ describe('the hook decision table', () => {
     ['gemini', 'AfterAgent', '', 'hook.gemini.after_agent', 'done done done done - -'],
     ['gemini', 'SessionStart', 'startup', 'hook.gemini.session_start', '- - - - - -'],
     ['gemini', 'SessionEnd', 'exit', 'hook.gemini.session_end', '- idle idle idle idle idle'],
+    ['qwen', 'UserPromptSubmit', '', 'hook.qwen.user_prompt_submit', 'run run run run run run'],
+    // Qwen sending a tool's results back (an empty prompt): work within the turn, not a new one
+    ['qwen', 'UserPromptSubmit', 'continuation', 'hook.qwen.user_prompt_submit', 'run run run run run run'],
+    ['qwen', 'PreToolUse', '', 'hook.qwen.pre_tool_use', 'run run run run run run'],
+    ['qwen', 'PermissionRequest', '', 'hook.qwen.permission_request', 'wait wait wait wait wait wait'],
+    ['qwen', 'Notification', 'permission_prompt', 'hook.qwen.notification.permission_prompt', 'wait wait wait wait wait wait'],
+    ['qwen', 'Notification', 'idle_prompt', 'hook.qwen.notification.idle_prompt', '- idle idle - - -'],
+    ['qwen', 'Stop', '', 'hook.qwen.stop', 'done done done done - -'],
+    // an API error ended the turn: FAILED, over a DONE the screen guessed too
+    ['qwen', 'StopFailure', 'rate_limit', 'hook.qwen.stop_failure', 'failed failed failed failed failed -'],
+    ['qwen', 'SessionStart', 'startup', 'hook.qwen.session_start', '- - - - - -'],
+    ['qwen', 'SessionEnd', 'prompt_input_exit', 'hook.qwen.session_end', '- idle idle idle idle idle'],
     ['codex', 'agent-turn-complete', '', 'hook.codex.agent_turn_complete', 'done done done done - -'],
     ['codex', 'approval-requested', '', 'hook.codex.approval_requested', '- - - - - -'],
   ];

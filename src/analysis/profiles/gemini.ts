@@ -1,6 +1,9 @@
 // Gemini CLI: main screen, the bottom ~11 rows redrawn every frame; an input box between ▄ and ▀ rules stays
 // visible while running. The window title is the CLI's own state report (Working / Action Required / Ready).
 // The live edge is everything below the last submitted prompt box, up to the live input box.
+// Its forks (Qwen Code) share the box, the dialogs and the order of reading; classifyGeminiFamily reads them with
+// their own patterns.
+import type { GeminiPatterns, ProgramId } from '../../config/config.js';
 import type { ScreenSnapshot } from '../../screen/types.js';
 import { lastMatch, testRow, trimBottom } from '../text.js';
 import { verdict, type ProfileContext } from './context.js';
@@ -12,8 +15,16 @@ const LIVE_BOX_MAX_FOOTER_ROWS = 6;
 /** A prompt may wrap over this many rows inside its box. */
 const MAX_INPUT_ROWS = 12;
 
+/** A Gemini CLI-like screen's patterns; `prompt_echo`: a fork echoes a submitted prompt outside any box. */
+export interface GeminiFamilyPatterns extends GeminiPatterns {
+  prompt_echo?: RegExp;
+}
+
 export function classifyGemini(snap: ScreenSnapshot, ctx: ProfileContext): Classification {
-  const p = ctx.cfg.patterns.gemini;
+  return classifyGeminiFamily('gemini', ctx.cfg.patterns.gemini, snap, ctx);
+}
+
+export function classifyGeminiFamily(program: ProgramId, p: GeminiFamilyPatterns, snap: ScreenSnapshot, _ctx: ProfileContext): Classification {
   const lines = trimBottom(snap.lines);
   // Input boxes: a ▄ rule, a " > " row (a long prompt wraps over more rows), a ▀ rule.
   const boxes: Array<{ input: number; bottom: number }> = [];
@@ -39,13 +50,19 @@ export function classifyGemini(snap: ScreenSnapshot, ctx: ProfileContext): Class
   } else if (lowest !== undefined) {
     echo = lowest.bottom;
   }
-  // Up to the row above the live box's top rule; without a live box, to the bottom.
-  const edge = lines.slice(echo + 1, live < lines.length ? Math.max(echo + 1, live - 1) : lines.length);
   // The echo's input row: a slash command there opened the dialog below it (see panel_echo).
   const echoBox = boxes.find((b) => b.bottom === echo);
-  const panel = echoBox !== undefined && lines.slice(echoBox.input, echoBox.bottom).some((l) => testRow(p.panel_echo, l));
+  let panel = echoBox !== undefined && lines.slice(echoBox.input, echoBox.bottom).some((l) => testRow(p.panel_echo, l));
+  // An unboxed echo further down (a fork's) is the later prompt: the edge starts below it.
+  const unboxed = p.prompt_echo ? lastEchoRow(lines, p.prompt_echo, echo + 1, live < lines.length ? live - 1 : lines.length) : -1;
+  if (unboxed > echo) {
+    echo = unboxed;
+    panel = testRow(p.panel_echo, lines[unboxed]!);
+  }
+  // Up to the row above the live box's top rule; without a live box, to the bottom.
+  const edge = lines.slice(echo + 1, live < lines.length ? Math.max(echo + 1, live - 1) : lines.length);
   const v = (kind: Classification['verdict'], rule: string, line: string, explicit = false) =>
-    verdict('gemini', kind, rule, line, edge, explicit);
+    verdict(program, kind, rule, line, edge, explicit);
 
   const waiting = lastMatch(edge, p.waiting) ?? (panel ? null : menuRow(edge, p.menu_cursor, p.menu_option));
   // A menu wins over the title: the daily-quota menu waits for the person while the title still says Working.
@@ -64,4 +81,10 @@ export function classifyGemini(snap: ScreenSnapshot, ctx: ProfileContext): Class
   // Only the live input box says ready: an echo alone (a dialog replaced the input box) says nothing.
   if (live < lines.length) return v('ready', 'input_box', lines[live]!);
   return v('unknown', 'no_marker', '');
+}
+
+/** The last row in [from, to) that echoes a submitted prompt, or -1. */
+function lastEchoRow(lines: readonly string[], echo: RegExp, from: number, to: number): number {
+  for (let i = to - 1; i >= from; i--) if (testRow(echo, lines[i]!)) return i;
+  return -1;
 }

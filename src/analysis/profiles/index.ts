@@ -6,6 +6,7 @@ import type { Classification } from '../types.js';
 import { classifyClaude } from './claude.js';
 import { classifyCodex } from './codex.js';
 import { classifyGemini } from './gemini.js';
+import { classifyQwen } from './qwen.js';
 import { classifyShell } from './shell.js';
 import { classifyGenericTui } from './generic-tui.js';
 import type { ProfileContext } from './context.js';
@@ -20,6 +21,8 @@ export function classifyWith(program: ProgramId, snap: ScreenSnapshot, ctx: Prof
       return classifyCodex(snap, ctx);
     case 'gemini':
       return classifyGemini(snap, ctx);
+    case 'qwen':
+      return classifyQwen(snap, ctx);
     case 'generic':
       return classifyGenericTui(snap, ctx) ?? classifyShell(snap, ctx, 'generic');
     case 'shell':
@@ -42,9 +45,24 @@ export interface Detection {
   rule: string;
 }
 
-const AGENTS = ['claude', 'codex', 'gemini'] as const;
+/** In this order: a fork before its parent, whose screen words it shares (Qwen Code's input row is Gemini CLI's). */
+const AGENTS = ['claude', 'codex', 'qwen', 'gemini'] as const;
 /** Agents with a profile first, then the ones the generic tier reads under their own name. */
 const NAMED = [...AGENTS, ...GENERIC_AGENTS] as const;
+
+/** Forks whose screen shares a signature with their parent's (Qwen Code's input row is Gemini CLI's word for word):
+ * a pane read as the parent through that signature alone may still turn out to be the fork (its title, its banner). */
+const FORK_OF: Partial<Record<ProgramId, ProgramId>> = { qwen: 'gemini' };
+
+/** `program`, detected by `rule`, may yet be refined into a fork of it by better evidence. */
+export function refinable(program: ProgramId, rule: string): boolean {
+  return rule === `detect.${program}.screen` && Object.values(FORK_OF).includes(program);
+}
+
+/** `det` names a fork of `program`. */
+export function forkOf(det: Detection, program: ProgramId): boolean {
+  return FORK_OF[det.program] === program;
+}
 
 /** The program behind a pane, or null when nothing identifies it yet. */
 export function detectProgram(cfg: Config, input: DetectionInput): Detection | null {
