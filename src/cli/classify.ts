@@ -10,7 +10,7 @@ import type { Classification } from '../analysis/types.js';
 import type { Config } from '../config/config.js';
 import type { AgentChoice } from '../config/config.js';
 
-export const CLASSIFY_USAGE = `usage: termsupervisor classify [--agent auto|claude|codex|gemini|shell|generic] [--title TEXT] [--config PATH] [file|-]
+export const CLASSIFY_USAGE = `usage: termsupervisor classify [--agent auto|claude|codex|gemini|opencode|kilo|shell|generic] [--title TEXT] [--config PATH] [file|-]
 
 Reads one screen's text (with or without ANSI escapes; stdin when no file or "-") and prints the verdict the
 screen tiers reach, as JSON: {"verdict": working|waiting|ready|failed|resting|unknown, "rule", "line", "program"}.

@@ -6,7 +6,7 @@ import type { Transition } from '../state/pane-machine.js';
 import { oneOf, parseArgs, UsageError } from './args.js';
 import { configFor } from './load-config.js';
 
-export const REPLAY_USAGE = `usage: termsupervisor replay <file.cast> [--agent auto|claude|codex|gemini|shell|generic] [--format jsonl|table] [--config PATH]
+export const REPLAY_USAGE = `usage: termsupervisor replay <file.cast> [--agent auto|claude|codex|gemini|opencode|kilo|shell|generic] [--format jsonl|table] [--config PATH]
 
 Runs a recording through the whole pipeline in virtual time and prints one line per state transition.
   --agent    program profile (default auto: detected from the screen and title)

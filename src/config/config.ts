@@ -278,19 +278,39 @@ export interface GeminiPatterns {
   local_command: RegExp;
 }
 
-export type ProgramId = 'claude' | 'codex' | 'gemini' | 'shell' | 'generic';
-export const AGENT_CHOICES = ['auto', 'claude', 'codex', 'gemini', 'shell', 'generic'] as const;
+/** opencode and its fork Kilo Code CLI (src/analysis/profiles/opencode.ts). */
+export interface OpencodePatterns {
+  box_bottom: RegExp;
+  box_side: RegExp;
+  turn_footer: RegExp;
+  footer_duration: RegExp;
+  footer_interrupted: RegExp;
+  block_row: RegExp;
+  working: RegExp[];
+  waiting: RegExp[];
+}
+
+/** Kilo Code CLI: lists added to opencode's (its screens are opencode's with other words). */
+export interface KiloPatterns {
+  working: RegExp[];
+  waiting: RegExp[];
+}
+
+export type ProgramId = 'claude' | 'codex' | 'gemini' | 'opencode' | 'kilo' | 'shell' | 'generic';
+export const AGENT_CHOICES = ['auto', 'claude', 'codex', 'gemini', 'opencode', 'kilo', 'shell', 'generic'] as const;
 export type AgentChoice = (typeof AGENT_CHOICES)[number];
 
 export interface Config {
   thresholds: Thresholds;
   job_gate: { enabled: boolean; whitelist: string[]; shells: string[] };
-  detection: { claude: DetectionRule; codex: DetectionRule; gemini: DetectionRule; shell: DetectionRule };
+  detection: { claude: DetectionRule; codex: DetectionRule; gemini: DetectionRule; opencode: DetectionRule; kilo: DetectionRule; shell: DetectionRule };
   patterns: {
     generic: GenericPatterns;
     claude: ClaudePatterns;
     codex: CodexPatterns;
     gemini: GeminiPatterns;
+    opencode: OpencodePatterns;
+    kilo: KiloPatterns;
     shell: { use_bracketed_paste: boolean };
   };
   daemon: DaemonConfig;

@@ -6,6 +6,7 @@ import type { Classification } from '../types.js';
 import { classifyClaude } from './claude.js';
 import { classifyCodex } from './codex.js';
 import { classifyGemini } from './gemini.js';
+import { classifyOpencode } from './opencode.js';
 import { classifyShell } from './shell.js';
 import type { ProfileContext } from './context.js';
 
@@ -19,6 +20,9 @@ export function classifyWith(program: ProgramId, snap: ScreenSnapshot, ctx: Prof
       return classifyCodex(snap, ctx);
     case 'gemini':
       return classifyGemini(snap, ctx);
+    case 'opencode':
+    case 'kilo':
+      return classifyOpencode(snap, ctx, program);
     case 'generic':
       return classifyShell(snap, ctx, 'generic');
     default:
@@ -38,7 +42,8 @@ export interface Detection {
   rule: string;
 }
 
-const AGENTS = ['claude', 'codex', 'gemini'] as const;
+/** In this order at each level: Kilo before opencode, whose screen it shares (its own title and words tell it apart). */
+const AGENTS = ['claude', 'codex', 'gemini', 'kilo', 'opencode'] as const;
 
 /** The program behind a pane, or null when nothing identifies it yet. */
 export function detectProgram(cfg: Config, input: DetectionInput): Detection | null {
