@@ -33,7 +33,9 @@ export function classifyOpencode(snap: ScreenSnapshot, ctx: ProfileContext, prog
   const status = lines.slice(box + 1);
   const working = lastMatch(status, p.working);
   if (working) return v('working', 'status_row', working.line);
-  if (footer < 0) return v('ready', 'input_box', lines[boxTop] ?? '');
+  // No turn on screen yet: the start screen, or the first prompt just submitted (opencode takes a second or two to
+  // open the session before it draws the turn). Neither says a turn is over.
+  if (footer < 0) return v('unknown', 'no_turn_yet', '');
   const line = conversation[footer]!;
   if (testRow(p.footer_interrupted, line)) return v('ready', 'interrupted', line, true);
   if (testRow(p.footer_duration, line)) return v('ready', 'done_marker', line, true);
