@@ -7,8 +7,12 @@
 //                argument appended to argv, stdin null; `agent-turn-complete` is the only type)
 //   Gemini CLI   https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/reference.md (settings.json
 //                `hooks`, JSON on stdin, stdout must be JSON or nothing, timeouts in milliseconds)
+//   opencode     https://opencode.ai/docs/plugins/ (a JS module in <config>/opencode/plugin/, loaded at start; its
+//                `event` handler receives every bus event {id, type, properties}; the `chat.message` hook each new
+//                user message). Checked against opencode-ai 1.18.33: plugins are globbed from `{plugin,plugins}/*.{ts,js}`.
+//   Kilo Code    the same plugin API (an opencode fork), in <config>/kilo/plugin/.
 
-export const HOOK_AGENTS = ['claude', 'codex', 'gemini'] as const;
+export const HOOK_AGENTS = ['claude', 'codex', 'gemini', 'opencode', 'kilo'] as const;
 export type HookAgent = (typeof HOOK_AGENTS)[number];
 
 export function isHookAgent(s: unknown): s is HookAgent {
@@ -22,6 +26,10 @@ export const CLAUDE_TOOL_EVENTS: readonly string[] = ['PreToolUse', 'PermissionR
 
 /** Gemini CLI events installed: turn start and end, the tool-permission notification, session. */
 export const GEMINI_EVENTS = ['BeforeAgent', 'AfterAgent', 'Notification', 'SessionStart', 'SessionEnd'] as const;
+
+/** opencode and Kilo events the plugin forwards: a new user message (the turn's start), the session's status
+ * (busy, retry, idle = the turn is over), a failure, the permission dialog and its answer, the question tool. */
+export const OPENCODE_EVENTS = ['chat.message', 'session.status', 'session.error', 'permission.asked', 'permission.replied', 'question.asked', 'question.replied', 'question.rejected'] as const;
 
 /** An event or sub-kind name as the agents spell them (PascalCase, kebab-case, snake_case): nothing else passes. */
 export const EVENT_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;

@@ -110,3 +110,13 @@ export function chatScenarios(agent, source) {
   ];
   return list.map(({ what, ...sc }) => ({ ...base, name: `${agent}-${what}`, ...sc }));
 }
+
+/** The same sessions with termsupervisor's plugin installed (`hooks install opencode|kilo`): each plugin call is an
+ * "h" event in the cast. Profiles exist now: they go to tests/fixtures/recordings/<agent>-hooks-<what>/. */
+export const HOOK_WHATS = ['quick', 'approval', 'approval-deny', 'api-error', 'interrupt', 'api-retry'];
+
+export function chatHookScenarios(agent, source) {
+  return chatScenarios(agent, source)
+    .filter((sc) => HOOK_WHATS.includes(sc.name.slice(agent.length + 1)))
+    .map((sc) => ({ ...sc, name: `${agent}-hooks-${sc.name.slice(agent.length + 1)}`, hooks: true, folder: 'recordings' }));
+}
