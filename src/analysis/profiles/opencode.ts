@@ -11,6 +11,9 @@ import type { Classification } from '../types.js';
 
 export type OpencodeFamily = 'opencode' | 'kilo';
 
+/** A row with nothing on it but a block's bar: the padding above and below a ┃ block's text. */
+const BLANK_ROW = /^\s*┃?\s*$/u;
+
 export function classifyOpencode(snap: ScreenSnapshot, ctx: ProfileContext, program: OpencodeFamily = 'opencode'): Classification {
   const p = patternsFor(ctx.cfg, program);
   const lines = trimBottom(snap.lines);
@@ -41,7 +44,7 @@ export function classifyOpencode(snap: ScreenSnapshot, ctx: ProfileContext, prog
   if (testRow(p.footer_duration, line)) return v('ready', 'done_marker', line, true);
   // A footer without a duration and nothing running: the turn stopped short. An error block (a ┃ bar of text)
   // right above it is the failure; otherwise the person rejected a command and the turn is over.
-  const above = conversation.slice(previous + 1, footer).filter((l) => l.trim() !== '');
+  const above = conversation.slice(previous + 1, footer).filter((l) => !BLANK_ROW.test(l));
   const last = above[above.length - 1];
   if (last !== undefined && testRow(p.block_row, last)) return v('failed', 'error_block', last);
   return v('ready', 'turn_stopped', line);
