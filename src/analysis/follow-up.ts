@@ -14,9 +14,19 @@ export interface HeldDone {
   line: string;
 }
 
-/** The patterns of the program's queued-message block: only agents whose profile knows one (none for a shell). */
+/** The patterns of the program's queued-message block: an agent profile's own, the generic tier's shape for a program
+ * without one, none for a shell. */
 function queuedPatterns(cfg: Config, program: ProgramId): readonly RegExp[] {
-  return program === 'codex' ? cfg.patterns.codex.queued : program === 'gemini' ? cfg.patterns.gemini.queued : [];
+  switch (program) {
+    case 'codex':
+      return cfg.patterns.codex.queued;
+    case 'gemini':
+      return cfg.patterns.gemini.queued;
+    case 'generic':
+      return cfg.patterns.generic.queued;
+    default:
+      return [];
+  }
 }
 
 /** The queued-message marker on screen (its row), or null. */
@@ -114,6 +124,8 @@ export class FollowUp {
   /** An agent that queues messages became DONE within the window: work now is a queued turn it sent by itself (no
    * key). A shell's screen right after a command (a hang-up, a stray newline) is no such thing. */
   justDone(t: number, state: MachineState, cfg: Config, program: ProgramId): boolean {
-    return state === 'DONE' && t - this.doneAt <= this.windowS && queuedPatterns(cfg, program).length > 0;
+    if (state !== 'DONE' || t - this.doneAt > this.windowS || queuedPatterns(cfg, program).length === 0) return false;
+    // The generic tier's shape is no profile's certainty: the queued block must have been seen going out.
+    return program !== 'generic' || this.onScreen || t - this.sentAt <= this.windowS;
   }
 }

@@ -2,7 +2,8 @@
 // the person's keys or redraws by itself. Output that answers a key (within key_response_s of it) is the program
 // serving the person; output it makes on its own, frame after frame, is animation (a spinner, a clock, a monitor's
 // refresh). No frame of its own for the rest window means it waits on the person: at rest, never LONG_RUNNING or
-// stalled. Pure.
+// stalled. The same reading serves an agent's TUI on the main screen (an input box with a footer below it), where a
+// turn's own frames stopping is its end (turn_rest_s). Pure.
 import type { Config } from '../config/config.js';
 
 export type FullscreenMode = 'animating' | 'resting';
@@ -21,6 +22,13 @@ export class FullscreenActivity {
   noteAltScreen(t: number, on: boolean): void {
     if (!on) return;
     this.since = t;
+    this.self.fill(-Infinity);
+    this.runStart = -Infinity;
+  }
+
+  /** The turn these frames belonged to is over: its frames are forgotten, and a new run starts afresh. */
+  settle(t: number): void {
+    this.since = Math.max(this.since, t);
     this.self.fill(-Infinity);
     this.runStart = -Infinity;
   }
@@ -45,27 +53,28 @@ export class FullscreenActivity {
 
   /** How long the program must stay silent on its own to be at rest. A program seen redrawing at a steady slow pace
    * (watch -n 5: two equal gaps) gets its period times a factor; a person paging now and then keeps no such pace. */
-  private window(): number {
+  private window(inTurn = false): number {
     const th = this.th;
     const [a, b, c] = this.self as [number, number, number];
     const gap = c - b;
     const steady = gap <= th.fullscreen_max_period_s && Math.abs(gap - (b - a)) <= gap * th.fullscreen_cadence_tolerance;
-    return Math.max(th.fullscreen_rest_s, steady ? gap * th.fullscreen_period_factor : 0);
+    return Math.max(inTurn ? th.turn_rest_s : th.fullscreen_rest_s, steady ? gap * th.fullscreen_period_factor : 0);
   }
 
-  /** At `t`, on the alternate screen: animating, resting, or not yet known (null). */
-  mode(t: number, altScreen: boolean): FullscreenMode | null {
-    if (!altScreen) return null;
-    const w = this.window();
+  /** At `t`, on a screen read this way (`active`): animating, resting, or not yet known (null). `inTurn`: a turn the
+   * person started is under way, whose end is its frames stopping (turn_rest_s), not a wait on keys. */
+  mode(t: number, active: boolean, inTurn = false): FullscreenMode | null {
+    if (!active) return null;
+    const w = this.window(inTurn);
     // Frames of its own over a while (one page drawn in two writes is not an animation), the last one recent.
     if (t - this.last <= w && this.last - this.runStart >= this.th.fullscreen_animation_s) return 'animating';
     return t - Math.max(this.last, this.since) >= w ? 'resting' : null;
   }
 
   /** The next time the mode can change by time alone (Infinity: none). */
-  deadline(t: number, altScreen: boolean): number {
-    if (!altScreen) return Infinity;
-    const end = Math.max(this.last, this.since) + this.window();
+  deadline(t: number, active: boolean, inTurn = false): number {
+    if (!active) return Infinity;
+    const end = Math.max(this.last, this.since) + this.window(inTurn);
     return end > t ? end : Infinity;
   }
 }

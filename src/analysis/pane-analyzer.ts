@@ -66,11 +66,14 @@ export class PaneAnalyzer extends PaneInputs {
       if (this.parked && cls.verdict === 'working' && !cls.rule.endsWith('.fullscreen_animating')) return out;
       const anchored = this.anchor !== null && this.anchor.evidence;
       // Work right after a DONE with no key typed is a queued message's turn, which the agent started by itself.
-      if (cls.verdict === 'working' && (this.anchor !== null || this.followUp.justDone(t, this.state, this.cfg, this.prog.program) || t - (this.workingSince ?? t) >= th.unanchored_screen_confirm_s)) {
+      // An agent's TUI animates at start-up and on its own redraws too: with no prompt submitted, only its interrupt
+      // hint says a turn runs (a tmux pane's only sign, where keys are not seen).
+      const unanchoredOk = !this.genericTui(this.snap) || cls.rule === 'generic.interrupt_hint';
+      if (cls.verdict === 'working' && (this.anchor !== null || this.followUp.justDone(t, this.state, this.cfg, this.prog.program) || (unanchoredOk && t - (this.workingSince ?? t) >= th.unanchored_screen_confirm_s))) {
         speak('run', cls.rule, cls.line);
       } else if (anchored && cls.verdict !== 'waiting' && cls.verdict !== 'resting') {
         speak('run', ANCHOR_RULE, clip(cls.line || this.cursorRow()), 3);
-      } else if (!anchored && cls.verdict === 'unknown' && (tier === 3 || !this.reader.bracketedPasteSeen)) {
+      } else if (!anchored && cls.verdict === 'unknown' && (tier === 3 || !this.reader.bracketedPasteSeen) && !this.tuiProgram()) {
         const latest = this.recentOutputGate(t);
         if (latest) speak('run', 'generic.newline_gate', latest, 3);
       }
@@ -87,7 +90,10 @@ export class PaneAnalyzer extends PaneInputs {
       if (!answered && cls.verdict !== 'waiting') return out;
       switch (cls.verdict) {
         case 'waiting':
+          return out;
         case 'resting':
+          // An agent's TUI whose frames stayed still after the answer: the turn ended there (a refusal); below.
+          if (tier === 3 && this.genericTui(this.snap)) break;
           return out;
         case 'working':
           speak('run', `${cls.rule}`, cls.line);
@@ -124,12 +130,18 @@ export class PaneAnalyzer extends PaneInputs {
       case 'working':
         this.doneWindow.reset();
         this.followUp.work();
-        if (cls.rule.endsWith('.fullscreen_animating')) this.turnAnimated = true;
+        // On an agent's TUI an interrupt hint is as good as frames: the turn ran, and ends when they stop.
+        if (cls.rule.endsWith('.fullscreen_animating') || cls.rule === 'generic.interrupt_hint') this.turnAnimated = true;
         this.checkStall(t, out);
         break;
       case 'resting':
-        // Its own frames stopped: a turn that animated is over; a pager or editor waits on the person's keys.
+        // Its own frames stopped: a turn that animated (or, on an agent's TUI, showed any work of its own) is over; a
+        // pager or editor waits on the person's keys.
         if (this.turnAnimated) speak('done', 'fullscreen.animation_stopped', cls.line);
+        // A turn that showed work but no animation (one frame of answer, a title change): quiet long enough.
+        else if (tier === 3 && this.genericTui(this.snap)) {
+          if (t - Math.max(this.lastMeaningfulAt, this.anchor?.t ?? -Infinity) >= th.quiet_done_s) speak('done', cls.rule, cls.line);
+        }
         else {
           speak('idle', 'fullscreen.waiting_on_keys', cls.line);
           if (this.phase() === 'rest') this.parked = true;

@@ -18,6 +18,7 @@ import { FullscreenActivity, type FullscreenMode } from './fullscreen-activity.j
 import { FollowUp, queuedMarker } from './follow-up.js';
 import { localCommand, TypedLine } from './typed-line.js';
 import { QuestionAnswer } from './question-answer.js';
+import { tuiLike } from './profiles/generic-tui.js';
 
 export interface AnalyzerOptions {
   cfg: Config;
@@ -82,6 +83,10 @@ export abstract class PaneInputs implements Tier1Host {
   protected waitEnteredHash = '';
   protected interruptSeen = false;
   protected stalled = false;
+  /** See tuiProgram(). */
+  private tuiSeen = false;
+  /** A shell's prompt has been read at the cursor of a line-oriented screen here: a TUI later is a program it ran. */
+  private shellSeen = false;
   protected lastIdleEmit = -Infinity;
   /** The signature of the classification last compared with the anchor's baseline. */
   protected signatureOf: { cls: Classification; signature: string } | null = null;
@@ -122,6 +127,9 @@ export abstract class PaneInputs implements Tier1Host {
     const phase = this.phase();
     if (wasWaiting && phase !== 'waiting') this.question.leave();
     if (phase === 'rest') {
+      // The turn's frames have stopped, or its end was told: later frames start a new run (the rest window grows
+      // back from turn_rest_s, which must not revive the finished turn's last frames as an animation).
+      if (!wasRest && this.genericTui(this.snap)) this.fullscreen.settle(this.now);
       this.question.rest();
       this.tier1.rest();
       this.anchor = null;
@@ -172,7 +180,9 @@ export abstract class PaneInputs implements Tier1Host {
   input(t: number, data: string): Signal[] {
     this.now = Math.max(this.now, t);
     this.keysSeen = true;
-    this.fullscreen.noteKey(t);
+    // Keys typed ahead into an agent's input box while its turn runs are no key for the program to answer: its
+    // frames stopping still ends the turn on time.
+    if (!(this.phase() === 'running' && this.genericTui(this.snap))) this.fullscreen.noteKey(t);
     const lines = this.typed.input(data);
     if (/[\r\n]/.test(data)) {
       this.armAnchor(t);
@@ -207,20 +217,29 @@ export abstract class PaneInputs implements Tier1Host {
     this.lastOutputAt = ch.lastOutputAt;
     // Any redraw counts as a frame here, a clock's digits too (folded away from `meaningful`, which guards stalls).
     const rows = ch.snapshot.changedRows;
-    if (ch.snapshot.altScreen) this.fullscreen.noteChange(ch.t, ch.selfDriven, rows === undefined || rows.length > 0);
+    if (this.ownFramesRead(ch.snapshot)) this.fullscreen.noteChange(ch.t, ch.selfDriven, rows === undefined || rows.length > 0);
     if (ch.meaningful) {
       this.lastMeaningfulAt = ch.lastMeaningfulAt;
       // Any change read after the anchor was armed is after it (events arrive in order; a live clock may give
       // the key and its echo the same millisecond). On a full-screen program's screen only its own animation is
       // work: a redraw answering a key (Enter in an editor, a late one after Esc) is not.
       const answer = ch.snapshot.altScreen && this.readsFullscreen() && this.fullscreenMode(ch.t) !== 'animating';
-      if (this.anchor && !this.anchor.evidence && !this.anchor.local && ch.hash !== this.anchor.hash && !answer) this.anchor.evidence = true;
+      if (!this.genericTui(ch.snapshot) && this.anchor && !this.anchor.evidence && !this.anchor.local && ch.hash !== this.anchor.hash && !answer) this.anchor.evidence = true;
     }
+    // The generic tier reading an agent's TUI takes any frame the program drew by itself after the prompt (not a
+    // key's answer) as the turn's work, a spinner's frame too (which `meaningful` folds away).
+    const redrawn = rows === undefined || rows.length > 0;
+    if (this.genericTui(ch.snapshot) && ch.selfDriven && redrawn && this.anchor && !this.anchor.evidence && !this.anchor.local) this.anchor.evidence = true;
     if (this.phase() === 'running') this.followUp.noteScreen(ch.t, queuedMarker(this.cfg, this.prog.program, ch.snapshot.lines) !== null);
     if (this.prog.open) {
       // Only rows that changed can newly show a program's signature (titles are checked as they arrive).
       const rows = ch.snapshot.changedRows;
       this.programChanged(this.prog.fromEvidence({ lines: rows ? rows.map((y) => ch.snapshot.lines[y]!) : ch.snapshot.lines }));
+      // No profile named it, and no shell ever showed itself here (its prompt, shell integration): a TUI on
+      // screen is an agent we do not know, read by the generic tier.
+      const cls = this.reader.current;
+      if (cls?.atPrompt && !tuiLike(ch.snapshot)) this.shellSeen = true;
+      if (!this.shellSeen && this.tier1.lastAt === -Infinity && tuiLike(ch.snapshot)) this.programChanged(this.prog.tuiScreen());
     }
     const out = this.unseenCommand(ch);
     out.push(...this.evaluate(ch.t));
@@ -271,7 +290,7 @@ export abstract class PaneInputs implements Tier1Host {
       workingSince: this.workingSince,
       stalled: this.stalled,
       cls: this.reader.current,
-      fullscreenAt: this.snap && this.readsFullscreen() ? this.fullscreen.deadline(t, this.snap.altScreen) : Infinity,
+      fullscreenAt: this.snap && this.readsFullscreen() ? this.fullscreen.deadline(t, this.ownFramesRead(this.snap), this.inTurn()) : Infinity,
       fullscreenStale: this.reader.current !== null && this.reader.fullscreen !== this.fullscreenMode(t),
     };
   }
@@ -345,7 +364,31 @@ export abstract class PaneInputs implements Tier1Host {
   }
 
   protected fullscreenMode(t: number): FullscreenMode | null {
-    return this.snap && this.readsFullscreen() ? this.fullscreen.mode(t, this.snap.altScreen) : null;
+    return this.snap && this.readsFullscreen() ? this.fullscreen.mode(t, this.ownFramesRead(this.snap), this.inTurn()) : null;
+  }
+
+  /** The generic tier reads this screen as an agent's TUI (profiles/generic-tui.ts). */
+  protected genericTui(snap: ScreenSnapshot | null): boolean {
+    return snap !== null && this.prog.program === 'generic' && tuiLike(snap);
+  }
+
+  /** The program without a profile has drawn a TUI since it was detected: a frame caught mid-redraw (the cursor on
+   * a fresh row, the footer not drawn yet) is no line of output. */
+  protected tuiProgram(): boolean {
+    if (this.prog.program !== 'generic') return false;
+    if (this.genericTui(this.snap)) this.tuiSeen = true;
+    return this.tuiSeen;
+  }
+
+  /** Frames of the program's own are tracked on this screen: a full-screen program's, or an agent TUI's. */
+  private ownFramesRead(snap: ScreenSnapshot): boolean {
+    return snap.altScreen || this.genericTui(snap);
+  }
+
+  /** A turn the person started on an agent's TUI is under way (or about to show its work): its frames stopping is
+   * its end (turn_rest_s), where a pager's or a monitor's is a wait on keys (fullscreen_rest_s). */
+  protected inTurn(): boolean {
+    return this.genericTui(this.snap) && (this.phase() !== 'rest' || this.anchor !== null);
   }
 
   protected cursorRow(): string {
@@ -373,6 +416,7 @@ export abstract class PaneInputs implements Tier1Host {
    * one thing to do (`npx …`, a wrapper script) is a session: its own screens and hooks tell its turns. */
   protected programChanged(changed: boolean): void {
     if (!changed) return;
+    this.tuiSeen = false;
     this.reader.invalidate();
     if (this.prog.program !== 'shell' && this.prog.program !== 'generic') this.tier1.programIsSession();
   }

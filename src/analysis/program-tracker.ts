@@ -5,6 +5,9 @@ import type { Config, ProgramId } from '../config/config.js';
 import { detectProgram, type DetectionInput } from './profiles/index.js';
 import { programName } from './program-kind.js';
 
+/** The rule naming a pane's program "generic" from its screen alone (see tuiScreen). */
+export const TUI_SCREEN_RULE = 'detect.generic.screen';
+
 export class ProgramTracker {
   program: ProgramId;
   rule: string;
@@ -20,9 +23,17 @@ export class ProgramTracker {
     if (!this.locked && command) this.fromEvidence({ command });
   }
 
-  /** Still reading the pane as a shell: a title or a screen row could name the program behind it. */
+  /** Still reading the pane as a shell (or as a TUI nothing named yet): a title or a screen row could name the
+   * program behind it. */
   get open(): boolean {
-    return !this.locked && this.program === 'shell';
+    return !this.locked && (this.program === 'shell' || this.rule === TUI_SCREEN_RULE);
+  }
+
+  /** The screen is a TUI and no sign of a shell (a line editor, shell integration, a process) was ever seen: a
+   * program we have no profile for runs here, read by the generic tier until something names it. */
+  tuiScreen(): boolean {
+    if (this.locked || this.program !== 'shell' || this.rule !== 'default' || this.processName !== undefined) return false;
+    return this.set('generic', TUI_SCREEN_RULE);
   }
 
   /** The foreground process changed. Returns whether the program changed. */

@@ -11,12 +11,16 @@ import type { FullscreenMode } from './fullscreen-activity.js';
 
 /** Title changes remembered: enough to tell an animation (two within the window) from a one-off. */
 const TITLE_CHANGES_KEPT = 4;
+/** Without a profile to say which glyph is a spinner's, a title is animating only after this many changes within the
+ * window: a title going Working → Ready at a turn's end changes twice, a spinner keeps changing. */
+const TITLE_SPIN_CHANGES = 3;
 
 interface ClassificationInputs {
   program: ProgramId;
   hash: string;
   title: string;
   animating: boolean;
+  spinning: boolean;
   bracketedPaste: boolean;
   cursorX: number;
   cursorY: number;
@@ -72,13 +76,20 @@ export class ScreenClassifier {
 
   /** The title changed at least twice within title_animation_s: a spinner, not a static icon. */
   titleAnimating(t: number): boolean {
+    return this.titleChangesWithin(t) >= 2;
+  }
+
+  /** Title changes within title_animation_s (at most TITLE_CHANGES_KEPT). */
+  private titleChangesWithin(t: number): number {
     let recent = 0;
     for (const x of this.titleChanges) if (t - x <= this.cfg.thresholds.title_animation_s) recent++;
-    return recent >= 2;
+    return recent;
   }
 
   classify(t: number, program: ProgramId, snap: ScreenSnapshot, hash: string, anchorRow: number | undefined, fullscreen: FullscreenMode | null): Classification {
-    const animating = this.titleAnimating(t);
+    const titleChanges = this.titleChangesWithin(t);
+    const animating = titleChanges >= 2;
+    const spinning = titleChanges >= TITLE_SPIN_CHANGES;
     // Compared field by field: this runs on every tick, and building a string key each time cost more than the
     // comparison it stood for.
     const k = this.inputs;
@@ -89,6 +100,7 @@ export class ScreenClassifier {
       k.hash === hash &&
       k.title === snap.title &&
       k.animating === animating &&
+      k.spinning === spinning &&
       k.bracketedPaste === snap.bracketedPaste &&
       k.cursorX === snap.cursorX &&
       k.cursorY === snap.cursorY &&
@@ -100,7 +112,7 @@ export class ScreenClassifier {
     ) {
       return this.cls;
     }
-    const ctx: ProfileContext = { cfg: this.cfg, titleAnimating: animating, bracketedPasteSeen: this.bracketedPasteSeen, foregroundPrompted: this.foregroundPrompted, anchorRow, fullscreen };
+    const ctx: ProfileContext = { cfg: this.cfg, titleAnimating: animating, titleSpinning: spinning, bracketedPasteSeen: this.bracketedPasteSeen, foregroundPrompted: this.foregroundPrompted, anchorRow, fullscreen };
     let cls = classifyWith(program, snap, ctx);
     if (!this.foregroundPrompted && this.bracketedPasteSeen && !snap.bracketedPaste && cls.atPrompt && cls.rule !== 'shell.prompt_bracketed_paste') {
       // A REPL started from the shell is at its own prompt: from now on read it as a REPL, not a running command.
@@ -113,6 +125,7 @@ export class ScreenClassifier {
       hash,
       title: snap.title,
       animating,
+      spinning,
       bracketedPaste: snap.bracketedPaste,
       cursorX: snap.cursorX,
       cursorY: snap.cursorY,

@@ -198,6 +198,7 @@ export interface Thresholds {
   fullscreen_max_period_s: number;
   fullscreen_cadence_tolerance: number;
   fullscreen_animation_s: number;
+  turn_rest_s: number;
   anchor_evidence_window_s: number;
   title_animation_s: number;
   history_size: number;
@@ -223,6 +224,12 @@ export interface GenericPatterns {
   interrupt: RegExp[];
   approval: RegExp[];
   failure: RegExp[];
+  tui_input: RegExp;
+  menu_cursor: RegExp;
+  menu_option: RegExp;
+  question: RegExp[];
+  queued: RegExp[];
+  error_block: RegExp[];
 }
 
 export interface ClaudePatterns {

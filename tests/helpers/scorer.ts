@@ -41,6 +41,8 @@ export interface Score {
 export const SCORE_MODES = {
   auto: `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} replay {cast} --format jsonl`,
   forced: `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} replay {cast} --agent {agent} --format jsonl`,
+  /** The generic tier alone, no profile (issue 13). */
+  generic: `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} replay {cast} --agent generic --format jsonl`,
 } as const;
 export type ScoreMode = keyof typeof SCORE_MODES;
 
@@ -51,8 +53,9 @@ export function recordingNames(dir: string): string[] {
     .sort();
 }
 
-export async function score(corpus: string, mode: ScoreMode, timeoutMs = 240_000): Promise<Score> {
-  const args = [SCORER, '--corpus', corpus, '--json', '--cmd', SCORE_MODES[mode]];
+/** `only`: the recordings whose names contain one of these words (the scorer's --only). */
+export async function score(corpus: string, mode: ScoreMode, timeoutMs = 240_000, only?: readonly string[]): Promise<Score> {
+  const args = [SCORER, '--corpus', corpus, '--json', '--cmd', SCORE_MODES[mode], ...(only ? ['--only', only.join(',')] : [])];
   const { stdout } = await run(process.execPath, args, { cwd: ROOT, maxBuffer: 64 << 20, timeout: timeoutMs });
   return JSON.parse(stdout) as Score;
 }

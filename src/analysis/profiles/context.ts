@@ -9,6 +9,8 @@ export interface ProfileContext {
   cfg: Config;
   /** The window title is animating (a glyph changed recently): a spinner in the title, not a static icon. */
   titleAnimating: boolean;
+  /** The title keeps changing (three changes within the window): a spinner whatever its glyphs. */
+  titleSpinning?: boolean;
   /** The pane has switched bracketed paste on at least once (bash/zsh/fish line editors do at each prompt). */
   bracketedPasteSeen: boolean;
   /** Since the shell last accepted a command (bracketed paste off), the program it started showed a prompt of its

@@ -8,6 +8,7 @@ import { classifyCodex } from './codex.js';
 import { classifyGemini } from './gemini.js';
 import { classifyOpencode } from './opencode.js';
 import { classifyShell } from './shell.js';
+import { classifyGenericTui } from './generic-tui.js';
 import type { ProfileContext } from './context.js';
 
 export type { ProfileContext } from './context.js';
@@ -24,7 +25,7 @@ export function classifyWith(program: ProgramId, snap: ScreenSnapshot, ctx: Prof
     case 'kilo':
       return classifyOpencode(snap, ctx, program);
     case 'generic':
-      return classifyShell(snap, ctx, 'generic');
+      return classifyGenericTui(snap, ctx) ?? classifyShell(snap, ctx, 'generic');
     default:
       return classifyShell(snap, ctx, 'shell');
   }

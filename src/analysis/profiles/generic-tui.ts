@@ -1,0 +1,63 @@
+// Tier 3 for an agent's TUI we have no profile for, read by what every such TUI shares rather than any one agent's
+// words: a question put to the person (a numbered choice list with a selection marker, choice buttons, y/n keys, a
+// status saying it waits), an interrupt hint in a status row near the input box, frames of its own (a spinner, a
+// timer, streamed text; the title animating too), and, once those stop, the turn's end: an error as its last
+// message (FAILED) or done. A TUI is the alternate screen, or a main screen with rows below the cursor (an input box
+// with a footer under it); a line-oriented program's cursor sits below its output, and classifyShell reads it. Pure.
+import type { ScreenSnapshot } from '../../screen/types.js';
+import { lastMatch, testRow, trimBottom } from '../text.js';
+import { verdict, type ProfileContext } from './context.js';
+import { menuRow } from './screen-parts.js';
+import type { Classification } from '../types.js';
+
+/** A status row with an interrupt hint sits this many rows above the cursor (the input box's) at most, or below it. */
+const STATUS_ROWS_ABOVE_CURSOR = 5;
+/** On a line-oriented screen, a question is read this many rows above the cursor at most. */
+const LINE_QUESTION_ROWS = 12;
+/** A turn's last message (read for an error) is this many non-empty rows above the input area at most. */
+const LAST_MESSAGE_ROWS = 6;
+/** A row of rules, borders and blanks only (an input box's frame): no message. */
+const DECORATION = /^[\s─━═╌╍┄┅▀▄▁▔│┃|╭╮╰╯┌┐└┘╹╻]*$/u;
+
+/** The screen is an agent's TUI rather than a line-oriented program's output. */
+export function tuiLike(snap: ScreenSnapshot): boolean {
+  if (snap.altScreen) return true;
+  for (let y = snap.cursorY + 1; y < snap.lines.length; y++) if (snap.lines[y]!.trim()) return true;
+  return false;
+}
+
+export function classifyGenericTui(snap: ScreenSnapshot, ctx: ProfileContext): Classification | null {
+  const tui = tuiLike(snap);
+  const g = ctx.cfg.patterns.generic;
+  const lines = trimBottom(snap.lines);
+  // A line-oriented screen's live edge is below the row the prompt was submitted on, where it is still on screen; a
+  // TUI redraws its conversation (rows move under a remembered row), so all of it is read, the newest rows first.
+  const top = !tui && ctx.anchorRow !== undefined && ctx.anchorRow - snap.baseY >= 0 ? ctx.anchorRow - snap.baseY : 0;
+  const cursorRow = snap.lines[snap.cursorY] ?? '';
+  // What the person typed (the cursor at its end) is no question to them; a menu's selected row may hold the cursor.
+  const typed = snap.cursorX >= cursorRow.trimEnd().length && !testRow(g.tui_input, cursorRow);
+  // A line-oriented screen (an agent that hid its input box to ask, a prompt library's list) asks just above the
+  // cursor, or not at all.
+  const from = tui ? top : Math.max(top, snap.cursorY - LINE_QUESTION_ROWS);
+  const live = lines.map((l, y) => (y < from || (y === snap.cursorY && typed) ? '' : l));
+  const row = cursorRow.trim();
+  const v = (kind: Classification['verdict'], rule: string, line: string, explicit = false) =>
+    verdict('generic', kind, rule, line, live.filter((l) => l.trim() !== ''), explicit);
+
+  const menu = menuRow(live, g.menu_cursor, g.menu_option);
+  if (menu) return v('waiting', 'choice_list', menu.line, true);
+  const question = lastMatch(live, g.question);
+  if (question) return v('waiting', 'question_shape', question.line, true);
+  if (!tui) return null;
+  const status = lastMatch(lines.slice(Math.max(0, snap.cursorY - STATUS_ROWS_ABOVE_CURSOR)), g.interrupt);
+  if (status) return v('working', 'interrupt_hint', status.line);
+  if (ctx.fullscreen === 'animating') return v('working', 'fullscreen_animating', row);
+  if (ctx.titleSpinning) return v('working', 'title_spinner', snap.title);
+  if (ctx.fullscreen === 'resting') {
+    const above = live.slice(0, snap.cursorY).filter((l) => !DECORATION.test(l) && !testRow(g.tui_input, l));
+    const error = lastMatch(above.slice(-LAST_MESSAGE_ROWS), g.error_block);
+    if (error) return v('failed', 'error_block', error.line, true);
+    return v('resting', 'own_frames_stopped', row);
+  }
+  return v('unknown', 'tui_settling', row);
+}
