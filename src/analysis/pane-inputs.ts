@@ -77,6 +77,8 @@ export abstract class PaneInputs implements Tier1Host {
   protected parked = false;
   /** This turn's program animated by itself on the alternate screen: when it stops, the turn is over. */
   protected turnAnimated = false;
+  /** This turn showed an agent's interrupt hint (the generic tier's reading of a TUI). */
+  protected turnHinted = false;
   protected waitSince: number | null = null;
   protected workingSince: number | null = null;
   protected waitEnteredAt = 0;
@@ -85,6 +87,8 @@ export abstract class PaneInputs implements Tier1Host {
   protected stalled = false;
   /** See tuiProgram(). */
   private tuiSeen = false;
+  /** When the pane's first screen change was read. */
+  private firstOutputAt = Infinity;
   /** A shell's prompt has been read at the cursor of a line-oriented screen here: a TUI later is a program it ran. */
   private shellSeen = false;
   protected lastIdleEmit = -Infinity;
@@ -136,6 +140,7 @@ export abstract class PaneInputs implements Tier1Host {
       this.interruptSeen = false;
       this.stalled = false;
       this.turnAnimated = false;
+      this.turnHinted = false;
     }
     this.parked = false;
     if (phase === 'waiting') {
@@ -211,6 +216,7 @@ export abstract class PaneInputs implements Tier1Host {
 
   change(ch: PaneChange): Signal[] {
     this.now = Math.max(this.now, ch.t);
+    this.firstOutputAt = Math.min(this.firstOutputAt, ch.t);
     this.snap = ch.snapshot;
     this.lastChange = ch;
     this.hash = ch.hash;
@@ -372,10 +378,11 @@ export abstract class PaneInputs implements Tier1Host {
     return snap !== null && this.prog.program === 'generic' && tuiLike(snap);
   }
 
-  /** The program without a profile has drawn a TUI since it was detected: a frame caught mid-redraw (the cursor on
-   * a fresh row, the footer not drawn yet) is no line of output. */
-  protected tuiProgram(): boolean {
+  /** The program without a profile has drawn a TUI since it was detected, or is drawing its start-up screen: a frame
+   * caught mid-redraw (the cursor on a fresh row, the footer not drawn yet) is no line of output. */
+  protected tuiProgram(t: number): boolean {
     if (this.prog.program !== 'generic') return false;
+    if (t - this.firstOutputAt < this.cfg.thresholds.generic_startup_s) return true;
     if (this.genericTui(this.snap)) this.tuiSeen = true;
     return this.tuiSeen;
   }
@@ -385,10 +392,11 @@ export abstract class PaneInputs implements Tier1Host {
     return snap.altScreen || this.genericTui(snap);
   }
 
-  /** A turn the person started on an agent's TUI is under way (or about to show its work): its frames stopping is
-   * its end (turn_rest_s), where a pager's or a monitor's is a wait on keys (fullscreen_rest_s). */
+  /** A turn on an agent's TUI showed its interrupt hint: its frames stopping (the hint gone) is its end, after
+   * turn_rest_s; without a hint, frames stopping may be a pause between steps (a new session's page opening), as a
+   * pager's or a monitor's may be a wait on keys: fullscreen_rest_s. */
   protected inTurn(): boolean {
-    return this.genericTui(this.snap) && (this.phase() !== 'rest' || this.anchor !== null);
+    return this.turnHinted && this.genericTui(this.snap) && (this.phase() !== 'rest' || this.anchor !== null);
   }
 
   protected cursorRow(): string {
