@@ -17,7 +17,8 @@ export type HookEffect =
   | 'wait_reminder'
   /** The agent finished its turn. */
   | 'turn_end'
-  /** An error ended the agent's turn (Qwen Code's StopFailure: the API error it gave up retrying). */
+  /** An error ended the agent's turn (Qwen Code's StopFailure: the API error it gave up retrying; opencode's
+   * session.error): FAILED. */
   | 'turn_failed'
   /** The agent has sat at its prompt for a while (Claude's idle_prompt, sent after 60 s). */
   | 'at_rest'
@@ -36,8 +37,28 @@ const CLAUDE_ASKS: Record<string, HookEffect> = { permission_prompt: 'wait_remin
  * it still is). idle_prompt: sent as the CLI goes idle after a turn (Stop, StopFailure or a cancel before it): a turn
  * we still think runs is over. */
 const QWEN_ASKS: Record<string, HookEffect> = { permission_prompt: 'wait_reminder', idle_prompt: 'at_rest' };
+/** opencode (and Kilo, its fork): bus events forwarded by our plugin (src/hooks/opencode-plugin.ts). */
+const OPENCODE: Record<string, EffectOf> = {
+  // The plugin's chat.message hook: a new user message, the turn's start.
+  'chat.message': 'turn_start',
+  // busy (working; again after a permission is answered), retry (an HTTP error being retried: still working),
+  // idle (the turn is over, whether it completed, was interrupted or a command was rejected).
+  'session.status': (d) => (d === 'busy' || d === 'retry' ? 'work' : d === 'idle' ? 'turn_end' : 'none'),
+  // The older name of status idle: the same end.
+  'session.idle': 'turn_end',
+  // An interrupt (Esc, Esc) aborts the request with MessageAbortedError: not a failure, the idle after it ends the turn.
+  'session.error': (d) => (d === 'MessageAbortedError' ? 'none' : 'turn_failed'),
+  'permission.asked': 'wait',
+  // Allowed: the tool runs. Rejected: opencode ends the turn (the idle that follows says so).
+  'permission.replied': (d) => (d === 'reject' ? 'none' : 'work'),
+  'question.asked': 'wait',
+  'question.replied': 'work',
+  'question.rejected': 'none',
+};
 
 export const EFFECTS: Record<HookAgent, Record<string, EffectOf>> = {
+  opencode: OPENCODE,
+  kilo: OPENCODE,
   claude: {
     UserPromptSubmit: 'turn_start',
     PreToolUse: 'work',
@@ -92,10 +113,14 @@ export function hookEffect(agent: HookAgent, event: string, detail: string): Hoo
   return typeof e === 'function' ? e(detail) : e;
 }
 
-/** `hook.claude.stop`, `hook.claude.notification.permission_prompt`, `hook.codex.agent_turn_complete`. */
+/** Events whose sub-kind is part of the rule: it is what they say. */
+const KIND_EVENTS: readonly string[] = ['Notification', 'session.status', 'permission.replied', 'session.error'];
+
+/** `hook.claude.stop`, `hook.claude.notification.permission_prompt`, `hook.codex.agent_turn_complete`,
+ * `hook.opencode.session_status.idle`. */
 export function hookRule(agent: HookAgent, event: string, detail: string): string {
   const name = snake(event);
-  return detail && event === 'Notification' ? `hook.${agent}.${name}.${snake(detail)}` : `hook.${agent}.${name}`;
+  return detail && KIND_EVENTS.includes(event) ? `hook.${agent}.${name}.${snake(detail)}` : `hook.${agent}.${name}`;
 }
 
 export function hookAction(agent: HookAgent, event: string, detail: string, state: MachineState): HookAction {
@@ -116,7 +141,7 @@ export function hookAction(agent: HookAgent, event: string, detail: string, stat
       // hook does not overrule it. IDLE: a turn whose start we missed (joined mid-turn) still ended: news.
       return state === 'DONE' || state === 'FAILED' ? none : signal('done');
     case 'turn_failed':
-      // The agent's own word that the turn failed outranks a DONE the screen guessed.
+      // The agent's own word that the turn failed outranks a DONE the screen guessed; said once.
       return state === 'FAILED' ? none : signal('failed');
     case 'at_rest':
       // Only a turn we still think is running is corrected; a DONE or FAILED the person has not seen stays.

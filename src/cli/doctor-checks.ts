@@ -43,7 +43,7 @@ export interface DoctorOptions {
 
 /** A daemon that does not answer /healthz within this long is reported as not answering. */
 const PROBE_TIMEOUT_MS = 3000;
-const AGENT_NAMES: Record<HookAgent, string> = { claude: 'Claude Code', codex: 'Codex CLI', gemini: 'Gemini CLI', qwen: 'Qwen Code' };
+const AGENT_NAMES: Record<HookAgent, string> = { claude: 'Claude Code', codex: 'Codex CLI', gemini: 'Gemini CLI', qwen: 'Qwen Code', opencode: 'opencode', kilo: 'Kilo Code CLI' };
 const BRIDGE_SCRIPT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bridge', 'iterm2_bridge.py');
 
 /** What the checks learnt about the daemon: reachable (with its panes), or not. */

@@ -19,6 +19,9 @@ Lets the agents tell termsupervisor themselves when a turn starts, needs you, or
   gemini   ~/.gemini/settings.json: hooks BeforeAgent, AfterAgent, Notification, SessionStart, SessionEnd
   qwen     ~/.qwen/settings.json ($QWEN_HOME): hooks UserPromptSubmit, PreToolUse, PermissionRequest, Notification,
            Stop, StopFailure, SessionStart, SessionEnd
+  opencode ~/.config/opencode/plugin/termsupervisor.js ($XDG_CONFIG_HOME): a plugin of its own forwarding
+           chat.message, session.status, session.error, permission.asked/replied, question.asked/replied/rejected
+  kilo     ~/.config/kilo/plugin/termsupervisor.js: the same plugin for Kilo Code CLI
 Running it again changes nothing; your other settings stay as they are; the previous file is kept next to it as
 <file>.termsupervisor-backup-<time>. Restart the agent for new hooks to take effect.
   --dry-run  show what would change, change nothing
@@ -76,7 +79,8 @@ export function hookStatusText(s: AgentStatus): string {
 /** Prints what happened (or would); returns false when the file was refused. */
 function report(plan: Plan, dryRun: boolean, out: NodeJS.WritableStream, err: NodeJS.WritableStream): boolean {
   const r = plan.result;
-  const what = plan.agent === 'codex' ? 'notify' : plan.action === 'install' ? 'hooks' : 'termsupervisor hooks';
+  const plugin = plan.agent === 'opencode' || plan.agent === 'kilo';
+  const what = plan.agent === 'codex' ? 'notify' : plugin ? 'the termsupervisor plugin' : plan.action === 'install' ? 'hooks' : 'termsupervisor hooks';
   if (r.status === 'refused') {
     err.write(`${plan.agent}: ${plan.file} left alone: ${r.reason}\n`);
     return false;

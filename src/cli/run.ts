@@ -110,7 +110,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const id = `run-${process.pid}-${++paneSeq}-${randomBytes(3).toString('hex')}`;
   // A one-shot program is itself the turn; a session's shell gets shell integration (src/shell/inject.ts).
   // --agent naming an agent says the program is one, whatever starts it: a session.
-  const kind = agent === 'claude' || agent === 'codex' || agent === 'gemini' || agent === 'qwen' || isGenericAgent(agent) ? 'session' : programKind(cfg.programs, command);
+  const kind = agent === 'claude' || agent === 'codex' || agent === 'gemini' || agent === 'qwen' || agent === 'opencode' || agent === 'kilo' || isGenericAgent(agent) ? 'session' : programKind(cfg.programs, command);
   const injected = kind === 'session' && cfg.run.shell_integration && !a.options.has('no-shell-integration') ? injectOrWarn(command) : null;
   const source = new PtySource({ id, name, command, ...size, clock, oneShot: kind === 'one-shot', ...(injected && { exec: injected.argv, env: withEnv(process.env, injected.env) }) });
   const monitor = new PaneMonitor({ cfg, clock, ...size, agent, command: command.join(' ') });

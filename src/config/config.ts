@@ -286,6 +286,24 @@ export interface GeminiPatterns {
   local_command: RegExp;
 }
 
+/** opencode and its fork Kilo Code CLI (src/analysis/profiles/opencode.ts). */
+export interface OpencodePatterns {
+  box_bottom: RegExp;
+  box_side: RegExp;
+  turn_footer: RegExp;
+  footer_duration: RegExp;
+  footer_interrupted: RegExp;
+  block_row: RegExp;
+  working: RegExp[];
+  waiting: RegExp[];
+}
+
+/** Kilo Code CLI: lists added to opencode's (its screens are opencode's with other words). */
+export interface KiloPatterns {
+  working: RegExp[];
+  waiting: RegExp[];
+}
+
 /** Qwen Code, a Gemini CLI fork: Gemini's screen parts in Qwen's words, and a prompt echo outside any box. */
 export interface QwenPatterns extends GeminiPatterns {
   prompt_echo: RegExp;
@@ -295,8 +313,8 @@ export interface QwenPatterns extends GeminiPatterns {
  * reads them. Their detection rules are in config section `detection`; docs/agents.md lists what each draws. */
 export const GENERIC_AGENTS = ['crush', 'cursor', 'copilot', 'cline', 'amp', 'aider', 'kimi', 'goose'] as const;
 export type GenericAgentId = (typeof GENERIC_AGENTS)[number];
-export type ProgramId = 'claude' | 'codex' | 'gemini' | 'qwen' | 'shell' | 'generic' | GenericAgentId;
-export const AGENT_CHOICES = ['auto', 'claude', 'codex', 'gemini', 'qwen', 'shell', 'generic', ...GENERIC_AGENTS] as const;
+export type ProgramId = 'claude' | 'codex' | 'gemini' | 'qwen' | 'opencode' | 'kilo' | 'shell' | 'generic' | GenericAgentId;
+export const AGENT_CHOICES = ['auto', 'claude', 'codex', 'gemini', 'qwen', 'opencode', 'kilo', 'shell', 'generic', ...GENERIC_AGENTS] as const;
 
 export function isGenericAgent(program: string): program is GenericAgentId {
   return (GENERIC_AGENTS as readonly string[]).includes(program);
@@ -311,13 +329,15 @@ export type AgentChoice = (typeof AGENT_CHOICES)[number];
 export interface Config {
   thresholds: Thresholds;
   job_gate: { enabled: boolean; whitelist: string[]; shells: string[] };
-  detection: { claude: DetectionRule; codex: DetectionRule; gemini: DetectionRule; qwen: DetectionRule; shell: DetectionRule } & Record<GenericAgentId, DetectionRule>;
+  detection: { claude: DetectionRule; codex: DetectionRule; gemini: DetectionRule; qwen: DetectionRule; opencode: DetectionRule; kilo: DetectionRule; shell: DetectionRule } & Record<GenericAgentId, DetectionRule>;
   patterns: {
     generic: GenericPatterns;
     claude: ClaudePatterns;
     codex: CodexPatterns;
     gemini: GeminiPatterns;
     qwen: QwenPatterns;
+    opencode: OpencodePatterns;
+    kilo: KiloPatterns;
     shell: { use_bracketed_paste: boolean };
   };
   daemon: DaemonConfig;

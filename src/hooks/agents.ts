@@ -10,7 +10,13 @@
 //   Qwen Code    https://github.com/QwenLM/qwen-code (docs/users/features/hooks.md; settings.json `hooks` in Claude
 //                Code's shape, JSON on stdin, timeouts in seconds; event names as in 0.24.4's HookEventName)
 
-export const HOOK_AGENTS = ['claude', 'codex', 'gemini', 'qwen'] as const;
+//   opencode     https://opencode.ai/docs/plugins/ (a JS module in <config>/opencode/plugin/, loaded at start; its
+//                `event` handler receives every bus event {id, type, properties}; the `chat.message` hook each new
+//                user message). Checked against opencode-ai 1.18.33: plugins are globbed from `{plugin,plugins}/*.{ts,js}`.
+//   Kilo Code    the same plugin API (an opencode fork), in <config>/kilo/plugin/.
+
+
+export const HOOK_AGENTS = ['claude', 'codex', 'gemini', 'qwen', 'opencode', 'kilo'] as const;
 export type HookAgent = (typeof HOOK_AGENTS)[number];
 
 export function isHookAgent(s: unknown): s is HookAgent {
@@ -29,6 +35,9 @@ export const GEMINI_EVENTS = ['BeforeAgent', 'AfterAgent', 'Notification', 'Sess
 export const QWEN_EVENTS = ['UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'Notification', 'Stop', 'StopFailure', 'SessionStart', 'SessionEnd'] as const;
 /** Qwen events whose matcher is a tool name (`*`: every tool). */
 export const QWEN_TOOL_EVENTS: readonly string[] = ['PreToolUse', 'PermissionRequest'];
+/** opencode and Kilo events the plugin forwards: a new user message (the turn's start), the session's status
+ * (busy, retry, idle = the turn is over), a failure, the permission dialog and its answer, the question tool. */
+export const OPENCODE_EVENTS = ['chat.message', 'session.status', 'session.error', 'permission.asked', 'permission.replied', 'question.asked', 'question.replied', 'question.rejected'] as const;
 
 /** An event or sub-kind name as the agents spell them (PascalCase, kebab-case, snake_case): nothing else passes. */
 export const EVENT_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;

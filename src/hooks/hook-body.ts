@@ -1,6 +1,6 @@
 // The body of POST /api/hooks: one hook event and the pane it came from. Built by `termsupervisor hook`, checked
 // field by field by the daemon (anything the agent or a stranger sent is untrusted), never thrown on.
-import { EVENT_NAME, isHookAgent } from './agents.js';
+import { EVENT_NAME, HOOK_AGENTS, isHookAgent } from './agents.js';
 import { CWD_MAX, HOOK_MESSAGE_MAX, SESSION_MAX, type HookEvent } from './payload.js';
 import type { PaneRef } from './pane-ref.js';
 
@@ -22,7 +22,7 @@ export function parseHookBody(raw: unknown): ParsedHookBody {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return bad('the body must be a JSON object');
   const b = raw as Record<string, unknown>;
   if (b['v'] !== HOOK_BODY_VERSION) return bad(`v must be ${HOOK_BODY_VERSION}`);
-  if (!isHookAgent(b['agent'])) return bad('agent must be claude, codex, gemini or qwen');
+  if (!isHookAgent(b['agent'])) return bad(`agent must be one of ${HOOK_AGENTS.join(', ')}`);
   if (typeof b['event'] !== 'string' || !EVENT_NAME.test(b['event'])) return bad('event must be a hook event name');
   const detail = b['detail'] ?? '';
   if (typeof detail !== 'string' || (detail !== '' && !EVENT_NAME.test(detail))) return bad('detail must be a name or empty');

@@ -1,10 +1,12 @@
 // Installs and removes termsupervisor's hooks in each agent's own settings file: where the file is, what goes in it
 // (src/hooks/settings-json.ts, src/hooks/codex-toml.ts decide the edit), and writing it safely: a timestamped
 // backup of the previous version, then an atomic replace that keeps the file's mode (and writes through a symlink).
+import { rmSync } from 'node:fs';
 import { readOrNull, writeWithBackup } from '../config/write-with-backup.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { CLAUDE_EVENTS, CLAUDE_TOOL_EVENTS, GEMINI_EVENTS, QWEN_EVENTS, QWEN_TOOL_EVENTS, type HookAgent } from './agents.js';
+import { CLAUDE_EVENTS, CLAUDE_TOOL_EVENTS, GEMINI_EVENTS, OPENCODE_EVENTS, QWEN_EVENTS, QWEN_TOOL_EVENTS, type HookAgent } from './agents.js';
+import { installPlugin, pluginEvents, pluginFile, uninstallPlugin } from './opencode-plugin.js';
 import { installedEvents, installJsonHooks, uninstallJsonHooks, type EditResult, type JsonHookSpec } from './settings-json.js';
 import { currentNotify, installCodexNotify, isOurArgv, uninstallCodexNotify } from './codex-toml.js';
 
@@ -28,6 +30,8 @@ export interface Plan {
   /** The file's text now (null: no file). */
   before: string | null;
   result: EditResult;
+  /** The file goes altogether (uninstalling opencode's or Kilo's plugin, a file of ours alone). */
+  remove?: boolean;
   /** What a person should know even when it worked (hooks disabled in the agent, a key left alone). */
   warnings: string[];
 }
@@ -45,6 +49,9 @@ export function settingsFile(agent: HookAgent, places: HookPlaces = {}): string 
       return join(home, '.gemini', 'settings.json');
     case 'qwen':
       return join(places.home === undefined && env['QWEN_HOME'] ? env['QWEN_HOME'] : join(home, '.qwen'), 'settings.json');
+    case 'opencode':
+    case 'kilo':
+      return pluginFile(agent, places.home, env);
   }
 }
 
@@ -58,6 +65,7 @@ export function planInstall(agent: HookAgent, program: string, places: HookPlace
   const before = readOrNull(file);
   let result: EditResult;
   if (agent === 'codex') result = installCodexNotify(before, program);
+  else if (agent === 'opencode' || agent === 'kilo') result = installPlugin(before, agent, program);
   else result = installJsonHooks(before, jsonSpec(agent, program));
   const warnings = agent === 'gemini' ? geminiWarnings(before) : agent === 'qwen' ? qwenWarnings(before) : [];
   return { agent, file, action: 'install', before, result, warnings };
@@ -66,6 +74,11 @@ export function planInstall(agent: HookAgent, program: string, places: HookPlace
 export function planUninstall(agent: HookAgent, places: HookPlaces = {}): Plan {
   const file = settingsFile(agent, places);
   const before = readOrNull(file);
+  if (agent === 'opencode' || agent === 'kilo') {
+    const r = uninstallPlugin(before);
+    if (r.status === 'remove') return { agent, file, action: 'uninstall', before, result: { status: 'changed', text: '', notes: r.notes }, remove: true, warnings: [] };
+    return { agent, file, action: 'uninstall', before, result: r, warnings: [] };
+  }
   const result = agent === 'codex' ? uninstallCodexNotify(before) : uninstallJsonHooks(before);
   return { agent, file, action: 'uninstall', before, result, warnings: [] };
 }
@@ -73,6 +86,12 @@ export function planUninstall(agent: HookAgent, places: HookPlaces = {}): Plan {
 /** Writes a changed plan: backs up the file as it was (when there was one), then replaces it. Returns the backup. */
 export function applyPlan(plan: Plan, now: Date = new Date()): { backup: string | null } {
   if (plan.result.status !== 'changed') return { backup: null };
+  if (plan.remove) {
+    rmSync(plan.file, { force: true });
+    return { backup: null };
+  }
+  // Our own plugin file is replaced whole: no backup of a file we wrote (and none beside the person's plugins).
+  if (plan.agent === 'opencode' || plan.agent === 'kilo') return writeWithBackup(plan.file, null, plan.result.text, now, 0o644);
   return writeWithBackup(plan.file, plan.before, plan.result.text, now);
 }
 
@@ -96,6 +115,11 @@ export function hookStatus(agent: HookAgent, places: HookPlaces = {}): AgentStat
     const ours = Array.isArray(argv) && isOurArgv(argv);
     const foreign = argv === undefined ? 'unreadable' : argv && !ours ? JSON.stringify(argv) : undefined;
     return { agent, file, exists: text !== null, installed: ours ? ['notify'] : [], missing: ours ? [] : ['notify'], ...(foreign && { foreign }) };
+  }
+  if (agent === 'opencode' || agent === 'kilo') {
+    const events = pluginEvents(text);
+    const installed = text === null ? [] : OPENCODE_EVENTS.filter((e) => e === 'chat.message' ? events.length > 0 : events.includes(e));
+    return { agent, file, exists: text !== null, installed, missing: OPENCODE_EVENTS.filter((e) => !installed.includes(e)) };
   }
   const installed = installedEvents(text);
   const all: readonly string[] = agent === 'claude' ? CLAUDE_EVENTS : agent === 'qwen' ? QWEN_EVENTS : GEMINI_EVENTS;

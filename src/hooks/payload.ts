@@ -40,6 +40,7 @@ type Json = Record<string, unknown>;
  */
 export function hookEventFrom(agent: HookAgent, raw: unknown, eventArg?: string): HookEvent | string {
   const p: Json = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Json) : {};
+  if (agent === 'opencode' || agent === 'kilo') return opencodeEvent(agent, p, raw, eventArg);
   // Claude and Gemini name the event in the payload; Codex calls it `type`.
   const named = agent === 'codex' ? str(p['type']) : str(p['hook_event_name']);
   const event = EVENT_NAME.test(named) ? named : (eventArg ?? '');
@@ -55,6 +56,49 @@ export function hookEventFrom(agent: HookAgent, raw: unknown, eventArg?: string)
     input: agent === 'codex' ? oneLine(lastString(p['input-messages'])) : '',
     cwd: cwd.length <= CWD_MAX ? cwd : '',
   };
+}
+
+/** opencode and Kilo: the plugin hands on the bus event as it came, `{id, type, properties}` (chat.message: the
+ * hook's input as `properties`). */
+function opencodeEvent(agent: 'opencode' | 'kilo', p: Json, raw: unknown, eventArg?: string): HookEvent | string {
+  const named = str(p['type']);
+  const event = EVENT_NAME.test(named) ? named : (eventArg ?? '');
+  if (!EVENT_NAME.test(event)) return `no hook event named (payload ${raw === undefined ? 'missing or not JSON' : 'without one'}, and no event argument)`;
+  const props = obj(p['properties']);
+  const session = str(props['sessionID']);
+  const { detail, message } = opencodeDetail(event, props);
+  return { agent, event, detail: EVENT_NAME.test(detail) ? detail : '', session: session.length <= SESSION_MAX ? session : '', message: oneLine(message), input: '', cwd: '' };
+}
+
+/** Sub-kind and line of an opencode event: the status (busy, retry, idle), the answer (once, always, reject), the
+ * error's name. */
+function opencodeDetail(event: string, props: Json): { detail: string; message: string } {
+  switch (event) {
+    case 'session.status': {
+      const s = obj(props['status']);
+      return { detail: str(s['type']), message: str(s['message']) };
+    }
+    case 'permission.asked': {
+      const patterns = Array.isArray(props['patterns']) ? props['patterns'].filter((x): x is string => typeof x === 'string') : [];
+      return { detail: '', message: [str(props['permission']), patterns.join(' ')].filter(Boolean).join(': ') };
+    }
+    case 'permission.replied':
+      return { detail: str(props['reply']), message: str(props['reply']) };
+    case 'session.error': {
+      const e = obj(props['error']);
+      return { detail: str(e['name']), message: str(obj(e['data'])['message']) || str(e['name']) };
+    }
+    case 'question.asked': {
+      const q = Array.isArray(props['questions']) ? obj(props['questions'][0]) : {};
+      return { detail: '', message: str(q['question']) || str(q['header']) };
+    }
+    default:
+      return { detail: '', message: '' };
+  }
+}
+
+function obj(v: unknown): Json {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {};
 }
 
 function lastString(v: unknown): string {

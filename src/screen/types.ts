@@ -18,7 +18,7 @@ export type InBandSignal =
    * `event` is the agent's name for it (Stop, AfterAgent, agent-turn-complete), `detail` its sub-kind
    * (notification_type, source, reason) or ''; `session` the agent's session or thread id, `input` what a Codex
    * request was asked (both '' or absent when unknown). Never parsed from the byte stream. */
-  | { kind: 'hook'; agent: 'claude' | 'codex' | 'gemini' | 'qwen'; event: string; detail: string; session?: string; input?: string }
+  | { kind: 'hook'; agent: 'claude' | 'codex' | 'gemini' | 'qwen' | 'opencode' | 'kilo'; event: string; detail: string; session?: string; input?: string }
   | { kind: 'title'; title: string }
   | { kind: 'bell' }
   | { kind: 'bracketed-paste'; on: boolean }

@@ -15,7 +15,7 @@ const MISSED_WAIT_AT_MOST = 2;
 
 /** Agent recordings: everything but shells (a shell has its own profile; the generic tier is for agents). */
 const AGENT = (name: string): boolean => !name.startsWith('shell-');
-const FOLDERS = ['corpus', 'recordings', 'agents-next', 'screens']
+const FOLDERS = ['corpus', 'recordings', 'screens']
   .map((f) => join(ROOT, 'tests', 'fixtures', f))
   .filter((d) => existsSync(d) && readdirSync(d).some((n) => AGENT(n) && existsSync(join(d, n, 'truth.json'))));
 let rows: ScoreRow[] = [];

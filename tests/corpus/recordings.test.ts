@@ -19,12 +19,17 @@ const MODES = { auto: SCORE_MODES.auto, forced: SCORE_MODES.forced };
 const scores: Partial<Record<ScoreMode, Score>> = {};
 
 /**
- * The bar, per program family (the name's first word). Qwen Code puts its confirmation dialog up 0.1-0.9 s after the
- * model's tool call finished streaming (the truth's clock: the backend's), the most on a loaded machine
- * (qwen-approval, qwen-approval-deny: 0.87 and 0.93 s); a menu is WAITING after wait_confirm_s and the next tick, so
- * such a wait starts just past the scorer's 1 s grace. Everything else holds: agreement within 1%, nothing missed.
+ * The bar, per program family (the name's first word), for families whose truth runs ahead of anything the program
+ * itself shows: the truth's ask is the backend's clock (the model finished streaming the tool call), and the program
+ * draws its dialog (and fires its own permission hook) later. Qwen Code: 0.1-0.9 s later, the most on a loaded
+ * machine (qwen-approval, qwen-approval-deny: 0.87 and 0.93 s); a menu is WAITING after wait_confirm_s and the next
+ * tick, just past the scorer's 1 s grace. opencode 1.18: 0.2-1.7 s later. No screen and no hook can say WAITING
+ * before the program asks. Everything else holds for them too: nothing missed, no false alarm.
  */
-const BARS: Record<string, { agreement: number; waitWithin: number }> = { qwen: { agreement: 0.99, waitWithin: 1.2 } };
+const BARS: Record<string, { agreement: number; waitWithin: number }> = {
+  qwen: { agreement: 0.99, waitWithin: 1.2 },
+  opencode: { agreement: 0.95, waitWithin: 2 },
+};
 const bar = (name: string) => BARS[name.split('-')[0]!] ?? { agreement: 1, waitWithin: WAIT_WITHIN_S };
 
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import type { Verdict } from '../../src/analysis/types.js';
 import { ROOT } from './screen.js';
 
 export const SCREENS = join(ROOT, 'tests', 'fixtures', 'screens');
-export const SCREEN_AGENTS = ['claude', 'codex', 'gemini'] as const;
+export const SCREEN_AGENTS = ['claude', 'codex', 'gemini', 'opencode', 'kilo'] as const;
 export type ScreenAgent = (typeof SCREEN_AGENTS)[number];
 
 export interface ScreenFixture {

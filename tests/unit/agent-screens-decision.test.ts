@@ -28,7 +28,22 @@ interface Frames {
 
 const rule = (ch: string, cols: number) => ch.repeat(cols);
 
+/** opencode and Kilo (the same TUI): the input box in a ┃ column over a ╹▀ edge, the status row under it; the turn's
+ * header `▣  Agent · Model` above while it runs, the scanner and `esc interrupt` in the status row. */
+const opencodeFrames = (agent: string): Frames => {
+  const box = (c: number, text: string) => ['  ┃', `  ┃  ${text}`, '  ┃', `  ┃  ${agent} · Fake Model Fake`, '  ╹' + rule('▀', Math.min(40, c - 4))];
+  const scanner = (n: number) => '■■■■■■■■⬝⬝⬝⬝⬝⬝⬝⬝'.slice(n % 8, (n % 8) + 8);
+  return {
+    alt: true,
+    rest: (c) => ['', ...box(c, 'Ask anything'), '                  tab agents  ctrl+p commands'],
+    typed: (c) => ['', ...box(c, 'hi'), '                  tab agents  ctrl+p commands'],
+    working: (c, n) => ['  ┃', '  ┃  hi', '  ┃', '', `     ▣  ${agent} · Fake Model`, '', ...box(c, ''), `   ${scanner(n)}  esc interrupt      tab agents  ctrl+p commands`],
+  };
+};
+
 const FRAMES: Record<ScreenAgent, Frames> = {
+  opencode: opencodeFrames('Build'),
+  kilo: opencodeFrames('Code'),
   claude: {
     alt: true,
     rest: (c) => ['', rule('─', c), '❯ ', rule('─', c), '  ? for shortcuts'],

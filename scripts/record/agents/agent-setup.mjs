@@ -145,8 +145,8 @@ export function setupAgent(agent, { root, scratch, home, project, backendUrl, ho
     writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings, null, 2) + '\n');
     Object.assign(env, { GEMINI_API_KEY: 'fake-key', GOOGLE_GEMINI_BASE_URL: backendUrl });
   }
-  // termsupervisor has no hooks for opencode or Kilo yet: their recordings are of the screen alone
-  if (hooks && !OPENCODE_FAMILY.has(agent)) execFileSync(join(root, 'bin', 'termsupervisor'), ['hooks', 'install', agent, '--home', home, '--command', shim], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  // opencode and Kilo: `hooks install` writes our plugin into <config>/<agent>/plugin/ (XDG_CONFIG_HOME is under home)
+  if (hooks) execFileSync(join(root, 'bin', 'termsupervisor'), ['hooks', 'install', agent, '--home', home, '--command', shim], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   return { env, log };
 }
 

@@ -33,7 +33,7 @@ function hashSeed(s) {
 export async function recordAgent(sc, opts = {}) {
   const name = opts.name ?? sc.name;
   const agent = sc.agent;
-  // `folder`: agents without a profile yet go to tests/fixtures/agents-next (not scored at 1.0 by the suite)
+  // `folder`: under tests/fixtures/ (an agent without a profile yet may record outside `recordings`, which is scored)
   const out = resolve(opts.out ?? join(ROOT, 'tests', 'fixtures', sc.folder ?? 'recordings', name));
   const cols = sc.cols ?? 120;
   const rows = sc.rows ?? 40;

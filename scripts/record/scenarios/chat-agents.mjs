@@ -1,7 +1,7 @@
 // Scenarios for agent CLIs that take an OpenAI-compatible Chat Completions endpoint (opencode and its fork Kilo Code
-// CLI), recorded against scripts/record/agents/chat-backend.mjs into tests/fixtures/agents-next/<agent>-<what>/: no
-// profile exists for these agents yet, so they are kept apart from tests/fixtures/recordings/ (scored at 1.0).
-//   node scripts/record/agents/record-chat.mjs opencode [what...]
+// CLI), recorded against scripts/record/agents/chat-backend.mjs into tests/fixtures/recordings/<agent>-<what>/ (both
+// have a profile now: the suite scores them with the other recordings).
+//   node scripts/record/agents/record-chat.mjs opencode [--hooks] [what...]
 const INPUT_BOX = 'Fake Model'; // the input box's model line: the driver types once it is drawn (pacing only)
 
 /** Rejecting the command: opencode takes Enter on "Reject" as the answer; Kilo then asks "Tell Kilo what to do
@@ -15,7 +15,7 @@ const ready = [{ wait: 'screen', text: INPUT_BOX, timeout: 40 }, { wait: 1.5 }];
 
 /** @param {string} agent  opencode | kilo;  @param {string} source  "opencode 1.18.33" */
 export function chatScenarios(agent, source) {
-  const base = { agent, source, hooks: false, folder: 'agents-next' };
+  const base = { agent, source, hooks: false, folder: 'recordings' };
   const list = [
     {
       what: 'idle',
@@ -109,4 +109,14 @@ export function chatScenarios(agent, source) {
     },
   ];
   return list.map(({ what, ...sc }) => ({ ...base, name: `${agent}-${what}`, ...sc }));
+}
+
+/** The same sessions with termsupervisor's plugin installed (`hooks install opencode|kilo`): each plugin call is an
+ * "h" event in the cast, in tests/fixtures/recordings/<agent>-hooks-<what>/. */
+export const HOOK_WHATS = ['quick', 'approval', 'approval-deny', 'api-error', 'interrupt', 'api-retry'];
+
+export function chatHookScenarios(agent, source) {
+  return chatScenarios(agent, source)
+    .filter((sc) => HOOK_WHATS.includes(sc.name.slice(agent.length + 1)))
+    .map((sc) => ({ ...sc, name: `${agent}-hooks-${sc.name.slice(agent.length + 1)}`, hooks: true, folder: 'recordings' }));
 }

@@ -7,6 +7,7 @@ import { classifyClaude } from './claude.js';
 import { classifyCodex } from './codex.js';
 import { classifyGemini } from './gemini.js';
 import { classifyQwen } from './qwen.js';
+import { classifyOpencode } from './opencode.js';
 import { classifyShell } from './shell.js';
 import { classifyGenericTui } from './generic-tui.js';
 import type { ProfileContext } from './context.js';
@@ -23,6 +24,9 @@ export function classifyWith(program: ProgramId, snap: ScreenSnapshot, ctx: Prof
       return classifyGemini(snap, ctx);
     case 'qwen':
       return classifyQwen(snap, ctx);
+    case 'opencode':
+    case 'kilo':
+      return classifyOpencode(snap, ctx, program);
     case 'generic':
       return classifyGenericTui(snap, ctx) ?? classifyShell(snap, ctx, 'generic');
     case 'shell':
@@ -45,8 +49,9 @@ export interface Detection {
   rule: string;
 }
 
-/** In this order: a fork before its parent, whose screen words it shares (Qwen Code's input row is Gemini CLI's). */
-const AGENTS = ['claude', 'codex', 'qwen', 'gemini'] as const;
+/** In this order at each level: a fork before its parent, whose screen words it shares (Qwen Code's input row is
+ * Gemini CLI's; Kilo's screen is opencode's: their own titles and words tell them apart). */
+const AGENTS = ['claude', 'codex', 'qwen', 'gemini', 'kilo', 'opencode'] as const;
 /** Agents with a profile first, then the ones the generic tier reads under their own name. */
 const NAMED = [...AGENTS, ...GENERIC_AGENTS] as const;
 
