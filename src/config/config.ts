@@ -228,6 +228,7 @@ export interface GenericPatterns {
   tui_input: RegExp;
   menu_cursor: RegExp;
   menu_option: RegExp;
+  menu_numbered: RegExp;
   question: RegExp[];
   queued: RegExp[];
   error_block: RegExp[];

@@ -5,9 +5,8 @@
 // message (FAILED) or done. A TUI is the alternate screen, or a main screen with rows below the cursor (an input box
 // with a footer under it); a line-oriented program's cursor sits below its output, and classifyShell reads it. Pure.
 import type { ScreenSnapshot } from '../../screen/types.js';
-import { lastMatch, testRow, trimBottom } from '../text.js';
+import { lastMatch, testRow, trimBottom, type Hit } from '../text.js';
 import { verdict, type ProfileContext } from './context.js';
-import { menuRow } from './screen-parts.js';
 import type { Classification } from '../types.js';
 
 /** A status row with an interrupt hint sits this many rows above the cursor (the input box's) at most, or below it. */
@@ -16,6 +15,12 @@ const STATUS_ROWS_ABOVE_CURSOR = 5;
 const LINE_QUESTION_ROWS = 12;
 /** A turn's last message (read for an error) is this many non-empty rows above the input area at most. */
 const LAST_MESSAGE_ROWS = 6;
+/** An input row holding typed text: a prompt glyph (in a box border or not), then the text. */
+const TYPED_INPUT = /^\s*(?:[│┃|▌]\s*)?[>❯›»→▶✨$]\s*\S/u;
+/** Numbered options need one sibling to be a list; options that open with a choice word need this many. */
+const WORD_MENU_SIBLINGS = 2;
+/** A sibling option row is this many rows from the selected one at most (description rows between). */
+const MENU_REACH = 3;
 /** A row of rules, borders and blanks only (an input box's frame): no message. */
 const DECORATION = /^[\s─━═╌╍┄┅▀▄▁▔│┃|╭╮╰╯┌┐└┘╹╻]*$/u;
 
@@ -35,16 +40,17 @@ export function classifyGenericTui(snap: ScreenSnapshot, ctx: ProfileContext): C
   const top = !tui && ctx.anchorRow !== undefined && ctx.anchorRow - snap.baseY >= 0 ? ctx.anchorRow - snap.baseY : 0;
   const cursorRow = snap.lines[snap.cursorY] ?? '';
   // What the person typed (the cursor at its end) is no question to them; a menu's selected row may hold the cursor.
-  const typed = snap.cursorX >= cursorRow.trimEnd().length && !testRow(g.tui_input, cursorRow);
+  const typed = snap.cursorX >= cursorRow.trimEnd().length && TYPED_INPUT.test(cursorRow);
   // A line-oriented screen (an agent that hid its input box to ask, a prompt library's list) asks just above the
   // cursor, or not at all.
   const from = tui ? top : Math.max(top, snap.cursorY - LINE_QUESTION_ROWS);
-  const live = lines.map((l, y) => (y < from || (y === snap.cursorY && typed) ? '' : l));
+  // (A line-oriented screen's cursor row is the shell reading's: a question there, typed or asked.)
+  const live = lines.map((l, y) => (y < from || (y === snap.cursorY && (typed || !tui)) ? '' : l));
   const row = cursorRow.trim();
   const v = (kind: Classification['verdict'], rule: string, line: string, explicit = false) =>
     verdict('generic', kind, rule, line, live.filter((l) => l.trim() !== ''), explicit);
 
-  const menu = menuRow(live, g.menu_cursor, g.menu_option);
+  const menu = choiceList(live, g.menu_cursor, g.menu_option, g.menu_numbered);
   if (menu) return v('waiting', 'choice_list', menu.line, true);
   const question = lastMatch(live, g.question);
   if (question) return v('waiting', 'question_shape', question.line, true);
@@ -60,4 +66,18 @@ export function classifyGenericTui(snap: ScreenSnapshot, ctx: ProfileContext): C
     return v('resting', 'own_frames_stopped', row);
   }
   return v('unknown', 'tui_settling', row);
+}
+
+/** The bottom-most selected row of a choice list with enough sibling options near it (see WORD_MENU_SIBLINGS). */
+function choiceList(lines: readonly string[], cursor: RegExp, option: RegExp, numbered: RegExp): Hit | null {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (!testRow(cursor, lines[i]!)) continue;
+    const need = testRow(numbered, lines[i]!) ? 1 : WORD_MENU_SIBLINGS;
+    let siblings = 0;
+    for (let j = Math.max(0, i - MENU_REACH); j <= Math.min(lines.length - 1, i + MENU_REACH); j++) {
+      if (j !== i && testRow(option, lines[j]!) && !testRow(cursor, lines[j]!)) siblings++;
+    }
+    if (siblings >= need) return { index: i, line: lines[i]! };
+  }
+  return null;
 }
