@@ -168,8 +168,9 @@ export abstract class PaneInputs implements Tier1Host {
     if (!(this.phase() === 'running' && this.genericTui(this.snap))) this.fullscreen.noteKey(t);
     const lines = this.typed.input(data);
     if (/[\r\n]/.test(data)) {
-      this.armAnchor(t);
       const last = lines[lines.length - 1];
+      if (last) this.reader.notePrompt(last);
+      this.armAnchor(t);
       if (last !== undefined && localCommand(this.cfg, this.prog.program, last)) this.anchor!.local = true;
     }
     if (data === '\x1b' && this.phase() === 'running') this.interruptSeen = true;
