@@ -289,4 +289,20 @@ export const SCENARIOS = {
       return (d) => seg([[0, 'IDLE'], [t0, 'RUNNING'], [fin.t, 'DONE']], d);
     },
   },
+  'numbered-answer': {
+    plainName: 'claude-numbered-answer-100x30',
+    plainOnly: true,
+    cols: 100,
+    rows: 30,
+    text: 'At 100x30. One prompt; the backend thinks ~2 s, streams a line of text, then a numbered list of 12 short options (an answer, not a question) over ~4 s; rest at the prompt.',
+    replies: [{ blocks: [{ thinking: 'The person wants options. '.repeat(10), seconds: 2 }, { text: 'Here are the options you could take:\n\n' + Array.from({ length: 12 }, (_, i) => `${i + 1}. Option ${i + 1}: keep it simple`).join('\n'), seconds: 4 }] }],
+    async drive({ s, backend, ev, sleep }) {
+      const t0 = await submit(s, 'list some options', sleep);
+      ev(t0, 'prompt_submitted');
+      const fin = await backendMark(backend, 'final_answer_sent', 0);
+      ev(fin.t, 'turn_complete');
+      await sleep(7000);
+      return (d) => seg([[0, 'IDLE'], [t0, 'RUNNING'], [fin.t, 'DONE']], d);
+    },
+  },
 };
