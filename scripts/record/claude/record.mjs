@@ -45,7 +45,8 @@ const scratchBase = opt('--scratch', '/work/tools/claude/scratch');
 // --no-hooks: the same sessions without hooks installed (screen only), for the scenarios that name a plainName.
 const noHooks = argv.includes('--no-hooks');
 const keep = argv.includes('--keep');
-const names = (argv.includes('all') ? Object.keys(SCENARIOS) : argv.filter((a) => !a.startsWith('--'))).filter((n) => !noHooks || !SCENARIOS[n] || SCENARIOS[n].plainName);
+// A scenario with `plainOnly` is recorded without hooks only (its plainName), never as claude-hooks-<name>.
+const names = (argv.includes('all') ? Object.keys(SCENARIOS) : argv.filter((a) => !a.startsWith('--'))).filter((n) => !SCENARIOS[n] || (noHooks ? SCENARIOS[n].plainName : !SCENARIOS[n].plainOnly));
 if (names.length === 0 || names.some((n) => !SCENARIOS[n])) {
   console.error(`usage: record.mjs [--claude PATH] [--out DIR] [--log FILE] [--scratch DIR] [--no-hooks] [--keep] <${Object.keys(SCENARIOS).join('|')}|all>…`);
   process.exit(2);
@@ -105,7 +106,7 @@ async function record(name, scenario) {
   const [file, argv0] = scenario.thenShell
     ? ['/bin/bash', ['-c', '"$0" "$@"; PS1=\'$ \' exec bash --norc --noprofile -i', claudeBin, ...args]]
     : [claudeBin, args];
-  session = new Session({ file, args: argv0, env, cwd: project, log });
+  session = new Session({ file, args: argv0, env, cwd: project, log, cols: scenario.cols, rows: scenario.rows });
   const truth = { events: [] };
   const ev = (t, kind, extra = {}) => {
     truth.events.push({ t: round(t), kind, ...extra });

@@ -84,6 +84,8 @@ function dismissWith(key, label) {
   };
 }
 
+const LONG_ANSWER = Array.from({ length: 36 }, (_, i) => `${i + 1}. Step ${i + 1} of the plan: check the inputs, write the change, run the tests.`).join('\n');
+
 export const SCENARIOS = {
   approve: {
     text: 'The backend asks for Bash `touch hello.txt && echo created` (approval in manual mode); the driver waits ~3 s at the menu and presses Enter on `1. Yes`; the tool runs; the backend streams the final text; rest.',
@@ -185,6 +187,121 @@ export const SCENARIOS = {
       const fin = await backendMark(backend, 'final_answer_sent', 0);
       ev(fin.t, 'turn_complete');
       await sleep(8000);
+      return (d) => seg([[0, 'IDLE'], [t0, 'RUNNING'], [fin.t, 'DONE']], d);
+    },
+  },
+  'two-approvals': {
+    plainName: 'claude-two-approvals-100x30',
+    plainOnly: true,
+    cols: 100,
+    rows: 30,
+    text: 'At 100x30. One turn with two Bash approvals in a row: the backend asks for `touch a.txt`, the driver approves it with Enter after ~2 s; the tool runs; the backend asks for `mkdir -p out` at once, the driver approves it after ~2 s; the tool runs; the backend streams the final text; rest.',
+    replies: [
+      { blocks: [{ text: 'First I will create a.txt.', seconds: 0.6 }, { tool: 'Bash', input: { command: 'touch a.txt', description: 'Create a.txt' } }] },
+      { blocks: [{ text: 'Now the out folder.', seconds: 0.4 }, { tool: 'Bash', input: { command: 'mkdir -p out', description: 'Create the out folder' } }] },
+      { blocks: [{ text: 'Created a.txt and the out folder.', seconds: 1.0 }] },
+    ],
+    async drive({ s, backend, ev, sleep }) {
+      const t0 = await submit(s, 'create a.txt and an out folder', sleep);
+      ev(t0, 'prompt_submitted');
+      const ask0 = await backendMark(backend, 'tool_use_sent', 0);
+      ev(ask0.t, 'approval_requested', { tool: 'Bash', command: 'touch a.txt' });
+      await s.waitFor(/Do you want to proceed\?/, { what: 'the first approval menu' });
+      await sleep(2000);
+      const t1 = s.press('\r');
+      ev(t1, 'approval_given');
+      const ask1 = await backendMark(backend, 'tool_use_sent', 1);
+      ev(ask1.t, 'approval_requested', { tool: 'Bash', command: 'mkdir -p out' });
+      await s.waitFor(/Do you want to proceed\?/, { what: 'the second approval menu' });
+      await sleep(2000);
+      const t2 = s.press('\r');
+      ev(t2, 'approval_given');
+      const fin = await backendMark(backend, 'final_answer_sent', 2);
+      ev(fin.t, 'turn_complete');
+      await sleep(7000);
+      return (d) => seg([[0, 'IDLE'], [t0, 'RUNNING'], [ask0.t, 'WAITING_APPROVAL'], [t1, 'RUNNING'], [ask1.t, 'WAITING_APPROVAL'], [t2, 'RUNNING'], [fin.t, 'DONE']], d);
+    },
+  },
+  'long-stream': {
+    plainName: 'claude-long-stream-80x24',
+    plainOnly: true,
+    cols: 80,
+    rows: 24,
+    text: 'At 80x24. One prompt; the backend streams a long answer (36 numbered lines, more than the screen holds) evenly over ~7 s; rest at the prompt.',
+    replies: [{ blocks: [{ text: LONG_ANSWER, seconds: 7 }] }],
+    async drive({ s, backend, ev, sleep }) {
+      const t0 = await submit(s, 'write a long plan', sleep);
+      ev(t0, 'prompt_submitted');
+      const fin = await backendMark(backend, 'final_answer_sent', 0);
+      ev(fin.t, 'turn_complete');
+      await sleep(7000);
+      return (d) => seg([[0, 'IDLE'], [t0, 'RUNNING'], [fin.t, 'DONE']], d);
+    },
+  },
+  'deny-then-prompt': {
+    plainName: 'claude-deny-then-prompt-100x30',
+    plainOnly: true,
+    cols: 100,
+    rows: 30,
+    text: 'At 100x30. The backend asks for Bash `touch hello.txt && echo created`; the driver waits ~2 s and presses Esc (the turn ends: interrupted); ~0.5 s after the CLI shows it, the driver types a second prompt and Enter; the backend answers it over ~1.5 s; rest.',
+    replies: [
+      APPROVAL_REPLIES[0],
+      { blocks: [{ text: 'Sure, I will not touch any files. The folder stays as it is.', seconds: 1.5 }] },
+    ],
+    async drive(ctx) {
+      const { s, backend, ev, sleep } = ctx;
+      const [t0, ask] = await toApproval(ctx);
+      await sleep(2000);
+      const t1 = s.press('\x1b');
+      ev(t1, 'approval_dismissed', { key: 'Esc' });
+      ev(t1, 'turn_interrupted');
+      await s.waitFor(/Interrupted/, { what: 'the interrupted line' });
+      await sleep(500);
+      const t2 = await submit(s, 'never mind, leave the files', sleep);
+      ev(t2, 'prompt_submitted');
+      const fin = await backendMark(backend, 'final_answer_sent', 1);
+      ev(fin.t, 'turn_complete');
+      await sleep(7000);
+      return (d) => seg([[0, 'IDLE'], [t0, 'RUNNING'], [ask, 'WAITING_APPROVAL'], [t1, 'DONE'], [t2, 'RUNNING'], [fin.t, 'DONE']], d);
+    },
+  },
+  'slow-tool': {
+    plainName: 'claude-slow-tool-80x24',
+    plainOnly: true,
+    cols: 80,
+    rows: 24,
+    args: ['--allowedTools', 'Bash(sleep 4 && echo ready)'],
+    text: 'At 80x24, `--allowedTools "Bash(sleep 4 && echo ready)"`: the backend asks for that Bash command (allowed: no approval asked); it runs ~4 s printing nothing until its end; the backend gets its output and streams the final text; rest.',
+    replies: [
+      { blocks: [{ text: 'Let me wait for the service.', seconds: 0.5 }, { tool: 'Bash', input: { command: 'sleep 4 && echo ready', description: 'Wait for the service' } }] },
+      { blocks: [{ text: 'The service is ready.', seconds: 1.0 }] },
+    ],
+    async drive({ s, backend, ev, sleep }) {
+      const t0 = await submit(s, 'wait for the service', sleep);
+      ev(t0, 'prompt_submitted');
+      const call = await backendMark(backend, 'tool_use_sent', 0);
+      ev(call.t, 'tool_call_sent', { command: 'sleep 4 && echo ready', note: 'allowed by --allowedTools: no question' });
+      const ran = await backendMark(backend, 'main_request', 1, 30);
+      ev(ran.t, 'tool_result_received', { detail: ran.last });
+      const fin = await backendMark(backend, 'final_answer_sent', 1);
+      ev(fin.t, 'turn_complete');
+      await sleep(7000);
+      return (d) => seg([[0, 'IDLE'], [t0, 'RUNNING'], [fin.t, 'DONE']], d);
+    },
+  },
+  'numbered-answer': {
+    plainName: 'claude-numbered-answer-100x30',
+    plainOnly: true,
+    cols: 100,
+    rows: 30,
+    text: 'At 100x30. One prompt; the backend thinks ~2 s, streams a line of text, then a numbered list of 12 short options (an answer, not a question) over ~4 s; rest at the prompt.',
+    replies: [{ blocks: [{ thinking: 'The person wants options. '.repeat(10), seconds: 2 }, { text: 'Here are the options you could take:\n\n' + Array.from({ length: 12 }, (_, i) => `${i + 1}. Option ${i + 1}: keep it simple`).join('\n'), seconds: 4 }] }],
+    async drive({ s, backend, ev, sleep }) {
+      const t0 = await submit(s, 'list some options', sleep);
+      ev(t0, 'prompt_submitted');
+      const fin = await backendMark(backend, 'final_answer_sent', 0);
+      ev(fin.t, 'turn_complete');
+      await sleep(7000);
       return (d) => seg([[0, 'IDLE'], [t0, 'RUNNING'], [fin.t, 'DONE']], d);
     },
   },
