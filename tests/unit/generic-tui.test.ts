@@ -54,6 +54,11 @@ describe('questions put to the person, whatever the agent', () => {
     }
   });
 
+  it("an answer's bullet before a numbered list is no selection marker (● only inside a dialog's border)", async () => {
+    const { cls } = await read(box(['● 1. Step 1 of the plan: check the inputs.', '  2. Step 2: write the change.', '  3. Step 3: run the tests.']));
+    expect(cls?.verdict).not.toBe('waiting');
+  });
+
   it('a numbered list in an answer is no menu (no selection marker); the selected row may hold the cursor', async () => {
     const list = await read(box(['Steps:', '1. Yes, install it', '2. Run the tests']));
     expect(list.cls?.verdict).not.toBe('waiting');
@@ -79,6 +84,11 @@ describe('work and its end', () => {
   it.each(hints)('an interrupt hint in a status row near the input box → working: %s', async (hint) => {
     const { cls } = await read(box(['answer so far', hint]));
     expect(cls).toMatchObject({ verdict: 'working', rule: 'generic.interrupt_hint' });
+  });
+
+  it('prose naming a key is no status, even next to the input box', async () => {
+    const { cls } = await read(box(['Start it with npm run dev; press Ctrl+C to stop the server.']), { fullscreen: 'resting' });
+    expect(cls?.verdict).toBe('resting');
   });
 
   it('an answer quoting a hint far above the input box is no status', async () => {
