@@ -191,6 +191,19 @@ export class Script {
 
 // ---- small drawing helpers ---------------------------------------------------------------------------------------
 
+/** The person types `prompt` into the input row at `at` (st.text follows each key) and presses Enter; the row is
+ * cleared 40 ms later, as an agent takes the prompt. Returns the Enter's time. */
+export function typePrompt(s, st, draw, prompt, at = 2.5) {
+  s.at(at);
+  const enter = s.type(prompt, (typed) => {
+    st.text = typed;
+    draw();
+  });
+  s.wait(0.04);
+  st.text = '';
+  return enter;
+}
+
 export const sgr = (codes, text) => `${CSI}${codes}m${text}${CSI}0m`;
 export const dim = (text) => sgr('2', text);
 export const bold = (text) => sgr('1', text);

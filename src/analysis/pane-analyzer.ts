@@ -50,7 +50,7 @@ export class PaneAnalyzer extends PaneInputs {
     // since): a read that waited for output to settle does not delay the wait by its own delay.
     this.waitSince = cls.verdict === 'waiting' ? (this.waitSince ?? Math.min(t, this.lastOutputAt)) : null;
     this.workingSince = cls.verdict === 'working' ? (this.workingSince ?? t) : null;
-    if (cls.rule === 'generic.interrupt_hint' && (this.phase() !== 'rest' || this.anchor !== null)) this.turnHinted = true;
+    if (cls.rule === 'generic.interrupt_hint' && (this.phase() !== 'rest' || this.anchor !== null)) this.tui.hinted = true;
 
     if (this.phase() === 'rest') {
       if (cls.verdict === 'waiting' && this.waitConfirmed(t, cls)) {
@@ -74,7 +74,7 @@ export class PaneAnalyzer extends PaneInputs {
         speak('run', cls.rule, cls.line);
       } else if (anchored && cls.verdict !== 'waiting' && cls.verdict !== 'resting') {
         speak('run', ANCHOR_RULE, clip(cls.line || this.cursorRow()), 3);
-      } else if (!anchored && cls.verdict === 'unknown' && (tier === 3 || !this.reader.bracketedPasteSeen) && !this.tuiProgram(t)) {
+      } else if (!anchored && cls.verdict === 'unknown' && (tier === 3 || !this.reader.bracketedPasteSeen) && !(this.prog.program === 'generic' && this.tui.drawing(t, this.genericTui(this.snap)))) {
         const latest = this.recentOutputGate(t);
         if (latest) speak('run', 'generic.newline_gate', latest, 3);
       }

@@ -19,6 +19,8 @@ import { FollowUp, queuedMarker } from './follow-up.js';
 import { localCommand, TypedLine } from './typed-line.js';
 import { QuestionAnswer } from './question-answer.js';
 import { tuiLike } from './profiles/generic-tui.js';
+import { TuiFacts } from './tui-facts.js';
+import { openAnchor, UNSEEN_RULE, type Anchor } from './turn-anchor.js';
 
 export interface AnalyzerOptions {
   cfg: Config;
@@ -28,25 +30,7 @@ export interface AnalyzerOptions {
   command?: string;
 }
 
-export interface Anchor {
-  t: number;
-  hash: string;
-  evidence: boolean;
-  /** The verdict the screen gave when the prompt was submitted: a "ready" that is still this one is stale. */
-  baseline: string;
-  /** The verdict has differed from the baseline since (a later identical "ready" is then a new one). */
-  moved: boolean;
-  /** Absolute screen row the prompt was submitted on. */
-  row: number | undefined;
-  /** The line was a command to the CLI itself (/quit, /help): only a working screen shows a turn, not any redraw. */
-  local?: boolean;
-}
-
-
-/** The rule for a turn started by a submitted prompt showing work (Enter, then the screen moved). */
-export const ANCHOR_RULE = 'turn.anchor_evidence';
-/** The rule for a command seen only by its result: a new prompt below the row it was typed on (no keys seen). */
-const UNSEEN_RULE = 'turn.unseen_submit';
+export { ANCHOR_RULE } from './turn-anchor.js';
 
 export abstract class PaneInputs implements Tier1Host {
   readonly cfg: Config;
@@ -63,6 +47,7 @@ export abstract class PaneInputs implements Tier1Host {
   protected readonly followUp: FollowUp;
   protected readonly typed = new TypedLine();
   protected readonly question = new QuestionAnswer();
+  protected readonly tui: TuiFacts;
   state: MachineState = 'IDLE';
 
   protected snap: ScreenSnapshot | null = null;
@@ -77,20 +62,12 @@ export abstract class PaneInputs implements Tier1Host {
   protected parked = false;
   /** This turn's program animated by itself on the alternate screen: when it stops, the turn is over. */
   protected turnAnimated = false;
-  /** This turn showed an agent's interrupt hint (the generic tier's reading of a TUI). */
-  protected turnHinted = false;
   protected waitSince: number | null = null;
   protected workingSince: number | null = null;
   protected waitEnteredAt = 0;
   protected waitEnteredHash = '';
   protected interruptSeen = false;
   protected stalled = false;
-  /** See tuiProgram(). */
-  private tuiSeen = false;
-  /** When the pane's first screen change was read. */
-  private firstOutputAt = Infinity;
-  /** A shell's prompt has been read at the cursor of a line-oriented screen here: a TUI later is a program it ran. */
-  private shellSeen = false;
   protected lastIdleEmit = -Infinity;
   /** The signature of the classification last compared with the anchor's baseline. */
   protected signatureOf: { cls: Classification; signature: string } | null = null;
@@ -100,6 +77,7 @@ export abstract class PaneInputs implements Tier1Host {
     this.prog = new ProgramTracker(opts.cfg, opts.forced, opts.command);
     this.reader = new ScreenClassifier(opts.cfg);
     this.fullscreen = new FullscreenActivity(opts.cfg.thresholds);
+    this.tui = new TuiFacts(opts.cfg.thresholds.generic_startup_s);
     this.followUp = new FollowUp(opts.cfg.thresholds.queued_follow_up_s, opts.cfg.thresholds.queued_late_end_s);
   }
 
@@ -140,7 +118,7 @@ export abstract class PaneInputs implements Tier1Host {
       this.interruptSeen = false;
       this.stalled = false;
       this.turnAnimated = false;
-      this.turnHinted = false;
+      this.tui.hinted = false;
     }
     this.parked = false;
     if (phase === 'waiting') {
@@ -190,8 +168,9 @@ export abstract class PaneInputs implements Tier1Host {
     if (!(this.phase() === 'running' && this.genericTui(this.snap))) this.fullscreen.noteKey(t);
     const lines = this.typed.input(data);
     if (/[\r\n]/.test(data)) {
-      this.armAnchor(t);
       const last = lines[lines.length - 1];
+      if (last) this.reader.notePrompt(last);
+      this.armAnchor(t);
       if (last !== undefined && localCommand(this.cfg, this.prog.program, last)) this.anchor!.local = true;
     }
     if (data === '\x1b' && this.phase() === 'running') this.interruptSeen = true;
@@ -216,7 +195,7 @@ export abstract class PaneInputs implements Tier1Host {
 
   change(ch: PaneChange): Signal[] {
     this.now = Math.max(this.now, ch.t);
-    this.firstOutputAt = Math.min(this.firstOutputAt, ch.t);
+    this.tui.noteChange(ch.t, ch.snapshot, this.reader.current);
     this.snap = ch.snapshot;
     this.lastChange = ch;
     this.hash = ch.hash;
@@ -230,12 +209,11 @@ export abstract class PaneInputs implements Tier1Host {
       // the key and its echo the same millisecond). On a full-screen program's screen only its own animation is
       // work: a redraw answering a key (Enter in an editor, a late one after Esc) is not.
       const answer = ch.snapshot.altScreen && this.readsFullscreen() && this.fullscreenMode(ch.t) !== 'animating';
-      if (!this.genericTui(ch.snapshot) && this.anchor && !this.anchor.evidence && !this.anchor.local && ch.hash !== this.anchor.hash && !answer) this.anchor.evidence = true;
+      if (!this.genericTui(ch.snapshot) && openAnchor(this.anchor) && ch.hash !== this.anchor.hash && !answer) this.anchor.evidence = true;
     }
     // The generic tier reading an agent's TUI takes any frame the program drew by itself after the prompt (not a
     // key's answer) as the turn's work, a spinner's frame too (which `meaningful` folds away).
-    const redrawn = rows === undefined || rows.length > 0;
-    if (this.genericTui(ch.snapshot) && ch.selfDriven && redrawn && this.anchor && !this.anchor.evidence && !this.anchor.local) this.anchor.evidence = true;
+    if (this.genericTui(ch.snapshot) && ch.selfDriven && (rows === undefined || rows.length > 0) && openAnchor(this.anchor)) this.anchor.evidence = true;
     if (this.phase() === 'running') this.followUp.noteScreen(ch.t, queuedMarker(this.cfg, this.prog.program, ch.snapshot.lines) !== null);
     if (this.prog.open) {
       // Only rows that changed can newly show a program's signature (titles are checked as they arrive).
@@ -243,9 +221,7 @@ export abstract class PaneInputs implements Tier1Host {
       this.programChanged(this.prog.fromEvidence({ lines: rows ? rows.map((y) => ch.snapshot.lines[y]!) : ch.snapshot.lines }));
       // No profile named it, and no shell ever showed itself here (its prompt, shell integration): a TUI on
       // screen is an agent we do not know, read by the generic tier.
-      const cls = this.reader.current;
-      if (cls?.atPrompt && !tuiLike(ch.snapshot)) this.shellSeen = true;
-      if (!this.shellSeen && this.tier1.lastAt === -Infinity && tuiLike(ch.snapshot)) this.programChanged(this.prog.tuiScreen());
+      if (this.tui.unnamedAgent(ch.snapshot, this.tier1.lastAt > -Infinity)) this.programChanged(this.prog.tuiScreen());
     }
     const out = this.unseenCommand(ch);
     out.push(...this.evaluate(ch.t));
@@ -373,18 +349,9 @@ export abstract class PaneInputs implements Tier1Host {
     return this.snap && this.readsFullscreen() ? this.fullscreen.mode(t, this.ownFramesRead(this.snap), this.inTurn()) : null;
   }
 
-  /** The generic tier reads this screen as an agent's TUI (profiles/generic-tui.ts). */
+  /** The generic tier reads this screen as an agent's TUI (profiles/generic-tui.ts; tui-facts.ts says more). */
   protected genericTui(snap: ScreenSnapshot | null): boolean {
     return snap !== null && this.prog.program === 'generic' && tuiLike(snap);
-  }
-
-  /** The program without a profile has drawn a TUI since it was detected, or is drawing its start-up screen: a frame
-   * caught mid-redraw (the cursor on a fresh row, the footer not drawn yet) is no line of output. */
-  protected tuiProgram(t: number): boolean {
-    if (this.prog.program !== 'generic') return false;
-    if (t - this.firstOutputAt < this.cfg.thresholds.generic_startup_s) return true;
-    if (this.genericTui(this.snap)) this.tuiSeen = true;
-    return this.tuiSeen;
   }
 
   /** Frames of the program's own are tracked on this screen: a full-screen program's, or an agent TUI's. */
@@ -392,11 +359,9 @@ export abstract class PaneInputs implements Tier1Host {
     return snap.altScreen || this.genericTui(snap);
   }
 
-  /** A turn on an agent's TUI showed its interrupt hint: its frames stopping (the hint gone) is its end, after
-   * turn_rest_s; without a hint, frames stopping may be a pause between steps (a new session's page opening), as a
-   * pager's or a monitor's may be a wait on keys: fullscreen_rest_s. */
+  /** A hinted turn on an agent's TUI is under way (TuiFacts.hinted: its end comes turn_rest_s after its frames). */
   protected inTurn(): boolean {
-    return this.turnHinted && this.genericTui(this.snap) && (this.phase() !== 'rest' || this.anchor !== null);
+    return this.tui.hinted && this.genericTui(this.snap) && (this.phase() !== 'rest' || this.anchor !== null);
   }
 
   protected cursorRow(): string {
@@ -424,7 +389,7 @@ export abstract class PaneInputs implements Tier1Host {
    * one thing to do (`npx …`, a wrapper script) is a session: its own screens and hooks tell its turns. */
   protected programChanged(changed: boolean): void {
     if (!changed) return;
-    this.tuiSeen = false;
+    this.tui.programChanged();
     this.reader.invalidate();
     if (this.prog.program !== 'shell' && this.prog.program !== 'generic') this.tier1.programIsSession();
   }

@@ -40,6 +40,8 @@ export class ScreenClassifier {
   bracketedPasteSeen = false;
   /** Since the shell last accepted a command, the program it started showed a prompt of its own (a REPL). */
   foregroundPrompted = false;
+  /** The line the person last submitted ('' before any). */
+  private prompt = '';
 
   constructor(private readonly cfg: Config) {}
 
@@ -61,6 +63,13 @@ export class ScreenClassifier {
   noteTitle(t: number): void {
     this.titleChanges.push(t);
     if (this.titleChanges.length > TITLE_CHANGES_KEPT) this.titleChanges.shift();
+  }
+
+  /** The person submitted this line (its echo on screen is their words, not the program's). */
+  notePrompt(line: string): void {
+    if (line === this.prompt) return;
+    this.prompt = line;
+    this.invalidate();
   }
 
   noteBracketedPaste(on: boolean): void {
@@ -112,7 +121,7 @@ export class ScreenClassifier {
     ) {
       return this.cls;
     }
-    const ctx: ProfileContext = { cfg: this.cfg, titleAnimating: animating, titleSpinning: spinning, bracketedPasteSeen: this.bracketedPasteSeen, foregroundPrompted: this.foregroundPrompted, anchorRow, fullscreen };
+    const ctx: ProfileContext = { cfg: this.cfg, titleAnimating: animating, titleSpinning: spinning, prompt: this.prompt, bracketedPasteSeen: this.bracketedPasteSeen, foregroundPrompted: this.foregroundPrompted, anchorRow, fullscreen };
     let cls = classifyWith(program, snap, ctx);
     if (!this.foregroundPrompted && this.bracketedPasteSeen && !snap.bracketedPaste && cls.atPrompt && cls.rule !== 'shell.prompt_bracketed_paste') {
       // A REPL started from the shell is at its own prompt: from now on read it as a REPL, not a running command.

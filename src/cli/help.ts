@@ -14,7 +14,7 @@ export const EXAMPLES = `examples:
   termsupervisor daemon                          # start the service in the foreground; prints the dashboard link
   termsupervisor service install                 # or keep it running as a login service
   termsupervisor run --name api -- claude        # wrap an agent: it shows on the dashboard
-  termsupervisor hooks install all               # let Claude Code, Codex and Gemini CLI report their own turns
+  termsupervisor hooks install all               # let the agents with hooks report their own turns
   termsupervisor shell-integration bash --install
   termsupervisor logs --follow --pane api
   termsupervisor help run                        # a command's options and examples (or: termsupervisor run --help)`;

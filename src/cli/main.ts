@@ -1,5 +1,6 @@
 // The command line: dispatches subcommands, turns usage and config errors into clear messages and exit codes.
-import { ConfigError } from '../config/config.js';
+import { AGENT_CHOICES, ConfigError, GENERIC_AGENTS, isGenericAgent } from '../config/config.js';
+import { HOOK_AGENTS } from '../hooks/agents.js';
 import { CastFormatError } from '../attach/asciicast.js';
 import { UsageError } from './args.js';
 import { replayCommand } from './replay.js';
@@ -43,17 +44,18 @@ commands:
                       run a recording through the detector in virtual time; one line per transition
   classify [--agent A] [--title TEXT] [file|-]
                       classify one screen's text: {verdict, rule, line} ("why does it think that?")
-  hooks install|uninstall|status <claude|codex|gemini|qwen|all> [--dry-run] [--home DIR]
+  hooks install|uninstall|status <${HOOK_AGENTS.join('|')}|all> [--dry-run] [--home DIR]
                       let the agents report their own turns (their hooks run 'termsupervisor hook')
   task start|list|show|stop|resume|retry ... [--daemon URL]
                       supervised runs: drive a pane to a goal and stop by itself (task --help)
-  hook <claude|codex|gemini|qwen> [event] [--daemon URL] [--verbose]
+  hook <${HOOK_AGENTS.join('|')}> [event] [--daemon URL] [--verbose]
                       what those hooks run: sends one hook event to the daemon; always exits 0
 ${SETUP_COMMANDS}
   help [command]      this text, or a command's options
   version             print the version (also --version, -V)
 
-  A (--agent): auto (default) | claude | codex | gemini | qwen | shell | generic
+  A (--agent): auto (default) | ${AGENT_CHOICES.slice(1).filter((a) => !isGenericAgent(a)).join(' | ')}
+               | ${GENERIC_AGENTS.join(' | ')} (the generic tier, under their own name)
   run, daemon, replay and classify take --config PATH (default: $XDG_CONFIG_HOME/termsupervisor/config.json
   if present); every command takes --help
 

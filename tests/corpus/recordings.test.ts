@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureBuilt } from '../helpers/build.js';
 import { ROOT } from '../helpers/screen.js';
-import { describeRow, recordingNames, score, SCORE_MODES, type Score, type ScoreMode } from '../helpers/scorer.js';
+import { bar, describeRow, recordingNames, score, SCORE_MODES, type Score, type ScoreMode } from '../helpers/scorer.js';
 
 const run = promisify(execFile);
 const RECORDINGS = join(ROOT, 'tests', 'fixtures', 'recordings');
@@ -18,19 +18,6 @@ const NAMES = recordingNames(RECORDINGS);
 const MODES = { auto: SCORE_MODES.auto, forced: SCORE_MODES.forced };
 const scores: Partial<Record<ScoreMode, Score>> = {};
 
-/**
- * The bar, per program family (the name's first word), for families whose truth runs ahead of anything the program
- * itself shows: the truth's ask is the backend's clock (the model finished streaming the tool call), and the program
- * draws its dialog (and fires its own permission hook) later. Qwen Code: 0.1-0.9 s later, the most on a loaded
- * machine (qwen-approval, qwen-approval-deny: 0.87 and 0.93 s); a menu is WAITING after wait_confirm_s and the next
- * tick, just past the scorer's 1 s grace. opencode 1.18: 0.2-1.7 s later. No screen and no hook can say WAITING
- * before the program asks. Everything else holds for them too: nothing missed, no false alarm.
- */
-const BARS: Record<string, { agreement: number; waitWithin: number }> = {
-  qwen: { agreement: 0.99, waitWithin: 1.2 },
-  opencode: { agreement: 0.95, waitWithin: 2 },
-};
-const bar = (name: string) => BARS[name.split('-')[0]!] ?? { agreement: 1, waitWithin: WAIT_WITHIN_S };
 
 beforeAll(async () => {
   ensureBuilt();
@@ -59,8 +46,6 @@ for (const mode of Object.keys(MODES) as Array<keyof typeof MODES>) {
 
 // ---- beyond the scorer ---------------------------------------------------------------------------------------
 
-/** Issue 12, item 6: a question at the cursor is WAITING within this long of the program blocking on it. */
-const WAIT_WITHIN_S = 0.5;
 
 interface TruthEvent {
   t: number;
@@ -103,7 +88,7 @@ function stateAt(tl: Line[], t: number): string {
 
 for (const mode of Object.keys(MODES) as Array<keyof typeof MODES>) {
   describe(`our recordings, ${mode === 'auto' ? 'auto-detected profile' : 'forced profile (--agent <family>)'}: questions`, () => {
-    it.each(NAMES)(`%s: every question WAITING within ${WAIT_WITHIN_S} s`, (name) => {
+    it.each(NAMES)(`%s: every question WAITING within its family's bar (0.5 s)`, (name) => {
       const r = scores[mode]!.rows.find((x) => x.rec === name)!;
       for (const lat of r.wait_lat) expect(lat, describeRow(r)).toBeLessThanOrEqual(bar(name).waitWithin);
     });

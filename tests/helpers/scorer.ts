@@ -63,3 +63,24 @@ export async function score(corpus: string, mode: ScoreMode, timeoutMs = 240_000
 export function describeRow(r: ScoreRow): string {
   return `${r.rec}: agreement=${r.agreement} done_lat=${JSON.stringify(r.done_lat)} missed_done=${r.missed_done} wait_lat=${JSON.stringify(r.wait_lat)} missed_wait=${r.missed_wait} false_done=${r.false_done} false_wait=${r.false_wait}${r.error ? ` error=${r.error}` : ''}`;
 }
+
+/** Issue 12, item 6: a question at the cursor is WAITING within this long of the program blocking on it. */
+export const WAIT_WITHIN_S = 0.5;
+
+/**
+ * The bar, per program family (the name's first word), for families whose truth runs ahead of anything the program
+ * itself shows: the truth's ask is the backend's clock (the model finished streaming the tool call), and the program
+ * draws its dialog (and fires its own permission hook) later. Qwen Code: 0.1-0.9 s later, the most on a loaded
+ * machine (qwen-approval, qwen-approval-deny: 0.87 and 0.93 s); a menu is WAITING after wait_confirm_s and the next
+ * tick, just past the scorer's 1 s grace. opencode 1.18: 0.2-1.7 s later. No screen and no hook can say WAITING
+ * before the program asks. Everything else holds for them too: nothing missed, no false alarm.
+ */
+const BARS: Record<string, { agreement: number; waitWithin: number }> = {
+  qwen: { agreement: 0.99, waitWithin: 1.2 },
+  opencode: { agreement: 0.95, waitWithin: 2 },
+};
+
+/** The bar a recording named `name` is held to: agreement at least, and every question WAITING within. */
+export function bar(name: string): { agreement: number; waitWithin: number } {
+  return BARS[name.split('-')[0]!] ?? { agreement: 1, waitWithin: WAIT_WITHIN_S };
+}

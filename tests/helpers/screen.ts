@@ -8,6 +8,7 @@ import { PaneScreen } from '../../src/screen/pane-screen.js';
 import type { InBandSignal, ScreenSnapshot } from '../../src/screen/types.js';
 import type { Config } from '../../src/config/config.js';
 import type { ProfileContext } from '../../src/analysis/profiles/context.js';
+import type { Classification } from '../../src/analysis/types.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CORPUS = join(ROOT, 'tests', 'fixtures', 'corpus');
@@ -87,4 +88,16 @@ export async function screenOf(data: string, cols = 100, rows = 24): Promise<Scr
 
 export function ctx(cfg: Config, over: Partial<Omit<ProfileContext, 'cfg'>> = {}): ProfileContext {
   return { cfg, titleAnimating: false, bracketedPasteSeen: false, foregroundPrompted: false, ...over };
+}
+
+/** One profile test case: a recording's screen at a moment and what it must be classified as. */
+export interface ScreenCase {
+  rec: string;
+  t: number;
+  verdict: Classification['verdict'];
+  rule: string;
+  explicit?: boolean;
+  line?: RegExp;
+  /** Something the screen itself must show at that moment (the case really is what its name says). */
+  shows?: RegExp;
 }

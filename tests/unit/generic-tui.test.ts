@@ -138,3 +138,26 @@ describe('auto-detection: a TUI nothing names is read by the generic tier', () =
     expect(d.monitor.analyzer.currentProgram.program).toBe('shell');
   });
 });
+
+describe("the person's own words are no question to them", () => {
+  it('the echo of a prompt with y/n keys or choice words in it is not a question (ctx.prompt)', async () => {
+    const prompt = 'add a (y/n) confirmation before Allow   Deny buttons';
+    const screen = box(['┃  add a (y/n) confirmation before Allow   Deny buttons', '', 'answer so far', '⠙ Working (esc to interrupt)']);
+    expect((await read(screen)).cls?.verdict).toBe('waiting');
+    expect((await read(screen, { prompt })).cls).toMatchObject({ verdict: 'working', rule: 'generic.interrupt_hint' });
+  });
+
+  const driver = useDrivers();
+  it('a turn whose prompt asks for a (y/n) prompt: RUNNING then DONE, never WAITING', async () => {
+    const d = driver({ agent: 'generic' });
+    await d.out(0.1, rows(['Agent', '', '', ''], [1, 1]) + '\x1b[22;1H┃  \x1b[23;1H  ctrl+p commands\x1b[22;4H');
+    const end = await d.type(1, 'add a [y/N] question to setup.sh');
+    await d.input(end + 0.1, '\r');
+    await d.out(end + 0.12, '\x1b[2;1H┃  add a [y/N] question to setup.sh\x1b[22;4H\x1b[K');
+    let t = end + 0.2;
+    for (let k = 0; k < 30; k++, t += 0.1) await d.out(t, `\x1b[21;1H${'⠋⠙⠹⠸'[k % 4]} Working (esc to interrupt)\x1b[22;4H`);
+    await d.out(t, '\x1b[21;1H\x1b[K\x1b[4;1HAdded the question.\x1b[22;4H');
+    await d.until(t + 4);
+    expect(d.states, d.describe()).toEqual(['RUNNING', 'DONE']);
+  });
+});

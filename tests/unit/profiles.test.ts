@@ -7,19 +7,11 @@ import { hasWholeWord } from '../../src/analysis/text.js';
 import { classifyText } from '../../src/cli/classify.js';
 import type { Classification } from '../../src/analysis/types.js';
 import type { ProfileContext } from '../../src/analysis/profiles/context.js';
-import { ctx, screenAt, screenOf } from '../helpers/screen.js';
+import { ctx, screenAt, screenOf, type ScreenCase } from '../helpers/screen.js';
 
 const cfg = loadConfig();
 
-interface Case {
-  rec: string;
-  t: number;
-  verdict: Classification['verdict'];
-  rule: string;
-  explicit?: boolean;
-  line?: RegExp;
-  /** Something the screen itself must show at that moment (the case really is what its name says). */
-  shows?: RegExp;
+interface Case extends ScreenCase {
   ctx?: Partial<Omit<ProfileContext, 'cfg'>>;
 }
 

@@ -6,20 +6,11 @@ import { loadConfig } from '../../src/config/config.js';
 import { classifyWith, detectProgram } from '../../src/analysis/profiles/index.js';
 import { ProgramTracker } from '../../src/analysis/program-tracker.js';
 import { classifyText } from '../../src/cli/classify.js';
-import type { Classification } from '../../src/analysis/types.js';
-import { ctx, screenAt } from '../helpers/screen.js';
+import { ctx, screenAt, type ScreenCase } from '../helpers/screen.js';
 
 const cfg = loadConfig();
 
-interface Case {
-  rec: string;
-  t: number;
-  verdict: Classification['verdict'];
-  rule: string;
-  explicit?: boolean;
-  line?: RegExp;
-  /** Something the screen must show then (the case is what its name says). */
-  shows?: RegExp;
+interface Case extends ScreenCase {
   /** The window title replaced (a named session, a terminal that drops titles). */
   title?: string;
 }

@@ -6,7 +6,7 @@
 // "<thread> - amp - <folder>" (herdrdev/herdr src/detect/manifests/amp.toml); a tool asks "Run this command?" with
 // "Approve", "Allow All for This Session", "Allow All for Every Session", "Deny with feedback" and the state
 // "waiting for approval" (same manifest). The row layout, the hint's place and the cadence (80 ms) are assumptions.
-import { Script, BRAILLE, dim, fg, bold, pad, width } from '../screen-script.mjs';
+import { Script, BRAILLE, dim, fg, bold, pad, width, typePrompt } from '../screen-script.mjs';
 
 const COLS = 100;
 const ROWS = 30;
@@ -35,13 +35,7 @@ function session(name, scenario, body) {
 }
 
 function submit(s, st, draw, prompt) {
-  s.at(2.5);
-  const enter = s.type(prompt, (typed) => {
-    st.text = typed;
-    draw();
-  });
-  s.wait(0.04);
-  st.text = '';
+  const enter = typePrompt(s, st, draw, prompt);
   st.hint = true;
   st.state = `${BRAILLE[0]} thinking`;
   draw([`${fg(208, '❯')} ${prompt}`, '']);

@@ -7,7 +7,7 @@
 // session", "3. No, and tell Copilot what to do differently (Esc)" (github/copilot-cli issue 757) and "Confirm
 // with number keys or ↑↓ keys and Enter, Cancel with Esc" (kbwo/ccmanager github-copilot.ts: "confirm with .+
 // enter"). The glyph cadence (120 ms) and the answer's "●" bullet are assumptions.
-import { Script, dim, fg, pad } from '../screen-script.mjs';
+import { Script, dim, fg, pad, typePrompt } from '../screen-script.mjs';
 
 const COLS = 100;
 const ROWS = 30;
@@ -35,13 +35,7 @@ function session(name, scenario, body) {
 }
 
 function submit(s, st, draw, prompt) {
-  s.at(2.5);
-  const enter = s.type(prompt, (typed) => {
-    st.text = typed;
-    draw();
-  });
-  s.wait(0.04);
-  st.text = '';
+  const enter = typePrompt(s, st, draw, prompt);
   st.working = { glyph: GLYPHS[0], label: 'Thinking', bytes: 0 };
   draw([`${dim('>')} ${prompt}`, '']);
   return enter;

@@ -7,7 +7,7 @@
 // command?", "Not in allowlist: …", "→ Run (once) (y)", "Run Everything (shift+tab)", "Skip (esc or n)"
 // (ccmanager cursor.test.ts; herdrdev/herdr src/detect/manifests/cursor.toml). The glyph cadence (100 ms) and the
 // first prompt's placeholder are assumptions (not in any source).
-import { Script, dim, fg, bold, pad } from '../screen-script.mjs';
+import { Script, dim, fg, bold, pad, typePrompt } from '../screen-script.mjs';
 
 const COLS = 100;
 const ROWS = 30;
@@ -37,13 +37,7 @@ function session(name, scenario, body) {
 }
 
 function submit(s, st, draw, prompt) {
-  s.at(2.5);
-  const enter = s.type(prompt, (typed) => {
-    st.text = typed;
-    draw();
-  });
-  s.wait(0.04);
-  st.text = '';
+  const enter = typePrompt(s, st, draw, prompt);
   st.first = false;
   st.busy = true;
   st.activity = { glyph: GLYPHS[0], verb: 'Thinking', tokens: '' };

@@ -8,7 +8,7 @@
 // "→ [1] Approve once", "[2] Approve for this session", "[3] Reject", "[4] Reject, tell the model what to do
 // instead", "▲/▼ select  1/2/3/4 choose  ↵ confirm" (visualize/_approval_panel.py, tools/shell/__init__.py).
 // The echo of the person's prompt in the transcript is an approximation.
-import { Script, dim, fg, bold, pad } from '../screen-script.mjs';
+import { Script, dim, fg, bold, pad, typePrompt } from '../screen-script.mjs';
 
 const COLS = 100;
 const ROWS = 30;
@@ -33,13 +33,7 @@ function session(name, scenario, body) {
 }
 
 function submit(s, st, draw, prompt) {
-  s.at(2.5);
-  const enter = s.type(prompt, (typed) => {
-    st.text = typed;
-    draw();
-  });
-  s.wait(0.04);
-  st.text = '';
+  const enter = typePrompt(s, st, draw, prompt);
   st.moon = MOON[0];
   draw([`✨ ${prompt}`, '']);
   return enter;

@@ -11,6 +11,8 @@ export interface ProfileContext {
   titleAnimating: boolean;
   /** The title keeps changing (three changes within the window): a spinner whatever its glyphs. */
   titleSpinning?: boolean;
+  /** The line the person last submitted: its echo on screen is their words, no question put to them. */
+  prompt?: string;
   /** The pane has switched bracketed paste on at least once (bash/zsh/fish line editors do at each prompt). */
   bracketedPasteSeen: boolean;
   /** Since the shell last accepted a command (bracketed paste off), the program it started showed a prompt of its

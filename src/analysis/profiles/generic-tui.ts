@@ -21,6 +21,10 @@ const TYPED_INPUT = /^\s*(?:[│┃|▌]\s*)?[>❯›»→▶✨$]\s*\S/u;
 const WORD_MENU_SIBLINGS = 2;
 /** A sibling option row is this many rows from the selected one at most (description rows between). */
 const MENU_REACH = 3;
+/** Borders, prompt glyphs and blanks around an echoed prompt's text. */
+const ECHO_FRAME = /^[\s│┃|▌>❯›»→▶✨$]+|[\s│┃|▌]+$/gu;
+/** A shorter piece of a row ("No", "1.") is too common to tell as the prompt's. */
+const MIN_ECHO_CHARS = 6;
 /** A row of rules, borders and blanks only (an input box's frame): no message. */
 const DECORATION = /^[\s─━═╌╍┄┅▀▄▁▔│┃|╭╮╰╯┌┐└┘╹╻]*$/u;
 
@@ -45,7 +49,8 @@ export function classifyGenericTui(snap: ScreenSnapshot, ctx: ProfileContext): C
   // cursor, or not at all.
   const from = tui ? top : Math.max(top, snap.cursorY - LINE_QUESTION_ROWS);
   // (A line-oriented screen's cursor row is the shell reading's: a question there, typed or asked.)
-  const live = lines.map((l, y) => (y < from || (y === snap.cursorY && (typed || !tui)) ? '' : l));
+  // The echo of the person's own prompt is their words, whatever they wrote ("add a [y/N] confirmation").
+  const live = lines.map((l, y) => (y < from || (y === snap.cursorY && (typed || !tui)) || echoOf(l, ctx.prompt) ? '' : l));
   const row = cursorRow.trim();
   const v = (kind: Classification['verdict'], rule: string, line: string, explicit = false) =>
     verdict('generic', kind, rule, line, live.filter((l) => l.trim() !== ''), explicit);
@@ -80,4 +85,11 @@ function choiceList(lines: readonly string[], cursor: RegExp, option: RegExp, nu
     if (siblings >= need) return { index: i, line: lines[i]! };
   }
   return null;
+}
+
+/** The row shows (part of) the line the person submitted: their prompt's echo, wrapped or not. */
+function echoOf(row: string, prompt: string | undefined): boolean {
+  if (!prompt) return false;
+  const text = row.replace(ECHO_FRAME, '');
+  return text.length >= MIN_ECHO_CHARS && prompt.includes(text);
 }
