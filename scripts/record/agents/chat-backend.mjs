@@ -14,9 +14,10 @@ import { splitText } from './responses-backend.mjs';
  *             reasoningMs?: number, reasoningChunks?: number, reasoningChunkMs?: number }} TextReply
  *   the turn's final answer; `reasoning` is streamed first as `reasoning_content` deltas, `reasoningChunks` pieces
  *   `reasoningChunkMs` apart, or spread over `reasoningMs` (a slow "long thinking" stream: bytes, no answer yet)
- * @typedef {{ call: string, thinkMs?: number, approval?: boolean }} CallReply
+ * @typedef {{ call: string, thinkMs?: number, approval?: boolean, reasoning?: string, reasoningMs?: number }} CallReply
  *   a shell command: a tool call to the request's shell tool (named like one, or the first whose parameters have
- *   `command`). `approval: false` when the CLI will not ask (the truth then has `tool_call_sent`)
+ *   `command`), after the reasoning if any (as for a TextReply). `approval: false` when the CLI will not ask (the
+ *   truth then has `tool_call_sent`)
  * @typedef {{ status: number, message?: string, times?: number, thinkMs?: number }} ErrorReply
  *   an HTTP error (429, 500, 400...) answered to this request and to the next `times - 1` (the CLI's retries);
  *   `error` is accepted for `status`
@@ -88,7 +89,8 @@ export async function startChatBackend({ replies, now, onEvent, model: modelName
             onEvent({ t: now(), kind: 'no_shell_tool', tools: tools.map((x) => x.function?.name) });
             return jsonReply(res, 500, { error: { message: 'no shell tool in the request' } });
           }
-          await respond(res, json.stream, id, model, { call: { name: tool, args: { command: reply.call, description: `Run ${reply.call}` } }, thinkMs: reply.thinkMs });
+          // the reply's reasoning (if any) is streamed before the call, as a model that thinks and then acts
+          await respond(res, json.stream, id, model, { ...reply, call: { name: tool, args: { command: reply.call, description: `Run ${reply.call}` } } });
           if (!aborted()) onEvent({ t: now(), kind: reply.approval === false ? 'tool_call_sent' : 'approval_requested', command: reply.call, tool, source: 'backend: the tool call finished streaming' });
           return;
         }
