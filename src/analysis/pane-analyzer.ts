@@ -194,7 +194,7 @@ export class PaneAnalyzer extends PaneInputs {
 
   /** The ready/failed verdict has held with an unchanged live edge for `window` seconds. */
   private stable(t: number, cls: Classification, window: number): boolean {
-    return this.doneWindow.held(t, cls, this.snap!, window);
+    return this.doneWindow.held(t, cls, this.snap!, window, this.lastChange?.echoOnly === true && this.keysSeen);
   }
 
   /** Output without a submitted prompt (heuristic_run): the newline gate and the burst size both passed. */

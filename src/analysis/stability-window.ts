@@ -6,7 +6,7 @@ import { hashLines } from '../queue/normalize.js';
 import type { Classification } from './types.js';
 
 export class StabilityWindow {
-  private candidate: { since: number; edgeHash: string } | null = null;
+  private candidate: { since: number; edgeHash: string; verdict: Classification['verdict'] } | null = null;
   /** The live-edge hash, kept while the classification and the screen it read are the same objects (a stability
    * window is checked on every tick; the edge only changes with them). */
   private edgeHashOf: { cls: Classification; snap: ScreenSnapshot; hash: string } | null = null;
@@ -19,11 +19,15 @@ export class StabilityWindow {
     this.candidate = null;
   }
 
-  /** The verdict has held with an unchanged live edge for `window` seconds (a new edge starts the window now). */
-  held(t: number, cls: Classification, snap: ScreenSnapshot, window: number): boolean {
+  /** The verdict has held with an unchanged live edge for `window` seconds (a new edge starts the window now).
+   * `typed`: the screen last changed by echoing the person's keys only — someone typing their next prompt into the
+   * input that came back; the window goes on (the next change of the program's own restarts it, as before). */
+  held(t: number, cls: Classification, snap: ScreenSnapshot, window: number, typed = false): boolean {
     const edgeHash = this.edgeHash(cls, snap);
-    if (!this.candidate || this.candidate.edgeHash !== edgeHash) {
-      this.candidate = { since: t, edgeHash };
+    if (this.candidate && this.candidate.edgeHash !== edgeHash && typed && this.candidate.verdict === cls.verdict) {
+      this.candidate.edgeHash = edgeHash;
+    } else if (!this.candidate || this.candidate.edgeHash !== edgeHash) {
+      this.candidate = { since: t, edgeHash, verdict: cls.verdict };
       return window <= 0;
     }
     return t - this.candidate.since >= window;

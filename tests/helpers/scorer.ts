@@ -72,12 +72,14 @@ export const WAIT_WITHIN_S = 0.5;
  * itself shows: the truth's ask is the backend's clock (the model finished streaming the tool call), and the program
  * draws its dialog (and fires its own permission hook) later. Qwen Code: 0.1-0.9 s later, the most on a loaded
  * machine (qwen-approval, qwen-approval-deny: 0.87 and 0.93 s); a menu is WAITING after wait_confirm_s and the next
- * tick, just past the scorer's 1 s grace. opencode 1.18: 0.2-1.7 s later. No screen and no hook can say WAITING
+ * tick, just past the scorer's 1 s grace. opencode 1.18 and its fork Kilo: 0.2-1.7 s later. No screen and no hook can say WAITING
  * before the program asks. Everything else holds for them too: nothing missed, no false alarm.
  */
 const BARS: Record<string, { agreement: number; waitWithin: number }> = {
   qwen: { agreement: 0.99, waitWithin: 1.2 },
   opencode: { agreement: 0.95, waitWithin: 2 },
+  // Its fork draws the same dialog as late (kilo-deny-then-prompt: 0.49 s after the backend, WAITING at 0.69 s).
+  kilo: { agreement: 1, waitWithin: 2 },
 };
 
 /** The bar a recording named `name` is held to: agreement at least, and every question WAITING within. */
