@@ -7,6 +7,8 @@
 import type { Config } from '../config/config.js';
 
 export type FullscreenMode = 'animating' | 'resting';
+/** A hinted turn on an agent's TUI is under way (true), and its input row is back and empty ('input_back'). */
+export type TurnRest = boolean | 'input_back';
 
 export class FullscreenActivity {
   /** The last three redraws the program made by itself on the alternate screen (newest last), and where their run
@@ -53,10 +55,11 @@ export class FullscreenActivity {
 
   /** How long the program must stay silent on its own to be at rest. A program seen redrawing at a steady slow pace
    * (watch -n 5: two equal gaps) gets its period times a factor; a person paging now and then keeps no such pace. */
-  private window(inTurn = false): number {
+  private window(inTurn: TurnRest = false): number {
     const th = this.th;
     // A turn whose interrupt hint has gone is over once its frames stop: a pace read from a few sparse frames (a
-    // start-up, a question, an answer) is no monitor's.
+    // start-up, a question, an answer) is no monitor's. Its input row back and empty says so sooner.
+    if (inTurn === 'input_back') return th.turn_input_rest_s;
     if (inTurn) return th.turn_rest_s;
     const [a, b, c] = this.self as [number, number, number];
     const gap = c - b;
@@ -66,7 +69,7 @@ export class FullscreenActivity {
 
   /** At `t`, on a screen read this way (`active`): animating, resting, or not yet known (null). `inTurn`: a turn the
    * person started is under way, whose end is its frames stopping (turn_rest_s), not a wait on keys. */
-  mode(t: number, active: boolean, inTurn = false): FullscreenMode | null {
+  mode(t: number, active: boolean, inTurn: TurnRest = false): FullscreenMode | null {
     if (!active) return null;
     const w = this.window(inTurn);
     // Frames of its own over a while (one page drawn in two writes is not an animation), the last one recent.
@@ -75,7 +78,7 @@ export class FullscreenActivity {
   }
 
   /** The next time the mode can change by time alone (Infinity: none). */
-  deadline(t: number, active: boolean, inTurn = false): number {
+  deadline(t: number, active: boolean, inTurn: TurnRest = false): number {
     if (!active) return Infinity;
     const end = Math.max(this.last, this.since) + this.window(inTurn);
     return end > t ? end : Infinity;

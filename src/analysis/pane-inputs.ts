@@ -6,7 +6,7 @@ import type { Config, ProgramId } from '../config/config.js';
 import type { ScreenSnapshot, TimedSignal } from '../screen/types.js';
 import type { PaneChange } from '../queue/pane-change-queue.js';
 import type { Classification, MachineState, Signal, SignalType, Suppressed, Tier } from './types.js';
-import { clip } from './text.js';
+import { clip, testRow } from './text.js';
 import { Tier1Inputs, type Tier1Host } from './tier1-inputs.js';
 import { jobStarted, ProgramTracker } from './program-tracker.js';
 import { ScreenClassifier } from './screen-classifier.js';
@@ -14,7 +14,7 @@ import { SignalLedger, targetState } from './signal-ledger.js';
 import { StabilityWindow } from './stability-window.js';
 import { nextDeadline, phaseOf, timeMatters, type Phase, type WindowState } from './time-windows.js';
 import { UnseenSubmit } from './unseen-submit.js';
-import { FullscreenActivity, type FullscreenMode } from './fullscreen-activity.js';
+import { FullscreenActivity, type FullscreenMode, type TurnRest } from './fullscreen-activity.js';
 import { FollowUp, queuedMarker } from './follow-up.js';
 import { localCommand, TypedLine } from './typed-line.js';
 import { QuestionAnswer } from './question-answer.js';
@@ -360,8 +360,11 @@ export abstract class PaneInputs implements Tier1Host {
   }
 
   /** A hinted turn on an agent's TUI is under way (TuiFacts.hinted: its end comes turn_rest_s after its frames). */
-  protected inTurn(): boolean {
-    return this.tui.hinted && this.genericTui(this.snap) && (this.phase() !== 'rest' || this.anchor !== null);
+  protected inTurn(): TurnRest {
+    if (!(this.tui.hinted && this.genericTui(this.snap) && (this.phase() !== 'rest' || this.anchor !== null))) return false;
+    const snap = this.snap!;
+    const row = snap.lines[snap.cursorY] ?? '';
+    return testRow(this.cfg.patterns.generic.tui_input, row.slice(0, snap.cursorX)) ? 'input_back' : true;
   }
 
   protected cursorRow(): string {

@@ -201,6 +201,7 @@ export interface Thresholds {
   fullscreen_cadence_tolerance: number;
   fullscreen_animation_s: number;
   turn_rest_s: number;
+  turn_input_rest_s: number;
   generic_startup_s: number;
   anchor_evidence_window_s: number;
   title_animation_s: number;
