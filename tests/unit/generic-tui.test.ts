@@ -71,6 +71,13 @@ describe('questions put to the person, whatever the agent', () => {
     expect(cls?.verdict).not.toBe('waiting');
   });
 
+  it('a line-oriented screen: an answered [y/n] above what the program printed next is no question', async () => {
+    const answered = await screenOf(['Allow command `rm -rf build`? [y/n] y', 'Approved.', '⠋ Working… (0s · esc to interrupt)'].join('\r\n'));
+    expect(classifyGenericTui(answered, ctx(cfg))).toBeNull();
+    const boxed = await screenOf(['╭──────────', '│ Run it?', '│ ❯ 1. Yes', '│   2. No', '│ Confirm with Enter, cancel with Esc', '╰──────────'].join('\r\n'));
+    expect(classifyGenericTui(boxed, ctx(cfg))).toMatchObject({ verdict: 'waiting', rule: 'generic.choice_list' });
+  });
+
   it('a line-oriented screen: a menu just above the cursor is a question, an old one far above is not', async () => {
     const near = await screenOf(['? Pick one:', '❯ 1. Blue', '  2. Red', ''].join('\r\n'));
     expect(classifyGenericTui(near, ctx(cfg))).toMatchObject({ verdict: 'waiting', rule: 'generic.choice_list' });

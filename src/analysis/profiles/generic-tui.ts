@@ -25,6 +25,8 @@ const MENU_REACH = 3;
 const ECHO_FRAME = /^[\s│┃|▌>❯›»→▶✨$]+|[\s│┃|▌]+$/gu;
 /** A shorter piece of a row ("No", "1.") is too common to tell as the prompt's. */
 const MIN_ECHO_CHARS = 6;
+/** A row inside (or opening, or closing) a dialog's box. */
+const BOXED = /^\s*[│┃|╭╰┌└]/u;
 /** A row of rules, borders and blanks only (an input box's frame): no message. */
 const DECORATION = /^[\s─━═╌╍┄┅▀▄▁▔│┃|╭╮╰╯┌┐└┘╹╻]*$/u;
 
@@ -55,9 +57,13 @@ export function classifyGenericTui(snap: ScreenSnapshot, ctx: ProfileContext): C
   const v = (kind: Classification['verdict'], rule: string, line: string, explicit = false) =>
     verdict('generic', kind, rule, line, live.filter((l) => l.trim() !== ''), explicit);
 
-  const menu = choiceList(live, g.menu_cursor, g.menu_option, g.menu_numbered);
+  // On a line-oriented screen a question is live only while nothing but its options and its dialog's box follow it:
+  // an answered "[y/n]" stays in the scrollback above what the program printed next.
+  const last = (hit: Hit | null): Hit | null =>
+    hit && (tui || lines.slice(hit.index + 1, snap.cursorY).every((r) => DECORATION.test(r) || BOXED.test(r) || testRow(g.menu_option, r))) ? hit : null;
+  const menu = last(choiceList(live, g.menu_cursor, g.menu_option, g.menu_numbered));
   if (menu) return v('waiting', 'choice_list', menu.line, true);
-  const question = lastMatch(live, g.question);
+  const question = last(lastMatch(live, g.question));
   if (question) return v('waiting', 'question_shape', question.line, true);
   if (!tui) return null;
   const status = lastMatch(lines.slice(Math.max(0, snap.cursorY - STATUS_ROWS_ABOVE_CURSOR)), g.interrupt);
