@@ -250,6 +250,11 @@ export abstract class PaneInputs implements Tier1Host {
     return this.timeMatters(t) || this.tier1.pending || this.followUp.holding || (this.anchor !== null && !this.anchor.evidence);
   }
 
+  /** A ready or failed screen is holding still through its stability window (a DONE is about to be decided). */
+  get deciding(): boolean {
+    return this.doneWindow.pending;
+  }
+
   /** The earliest time at which a quiet window can close by itself (Infinity if none is running). */
   nextDeadline(t: number): number {
     return Math.min(nextDeadline(this.cfg.thresholds, this.windows(t), t), this.followUp.deadline);

@@ -218,9 +218,9 @@ export class PaneMonitor {
   /** Take a snapshot now if the screen changed, then run the analyzer's timers. */
   tick(): void {
     const t = this.nowS();
-    // While a decision waits on time (a ready screen holding still, a turn waiting for evidence), output not read
-    // yet may overturn it: read it now rather than at the steady pace, so a window never closes on a stale screen.
-    this.maybeTake(t, this.analyzer.wantsTicks(t));
+    // While a ready screen holds still through its stability window, output not read yet may overturn it: read it
+    // now rather than at the steady pace, so the window never closes on a stale screen.
+    this.maybeTake(t, this.analyzer.deciding);
     this.apply(this.analyzer.tick(t));
   }
 
