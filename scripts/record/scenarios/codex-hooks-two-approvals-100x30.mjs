@@ -1,4 +1,6 @@
 // Codex 0.169 with notify installed at 100x30: one turn, two commands outside the sandbox in a row, both approved.
+import { approveTwice } from './steps.mjs';
+
 export default {
   name: 'codex-hooks-two-approvals-100x30',
   agent: 'codex',
@@ -14,14 +16,7 @@ export default {
   steps: [
     { wait: 'screen', text: 'Ask Codex to do anything' },
     { wait: 1.5 },
-    { type: 'make a.txt and out', enter: true },
-    { wait: 'approval' },
-    { wait: 2 },
-    { answer: 'Enter' },
-    { wait: 'approval', n: 2 },
-    { wait: 2 },
-    { answer: 'Enter' },
-    { wait: 'turn_end' },
+    ...approveTwice('make a.txt and out'),
   ],
   tail: 6,
 };

@@ -1,5 +1,7 @@
 // Gemini CLI 0.61 with termsupervisor's hooks installed at 80x24: one turn, two shell commands in a row, each
 // allowed once.
+import { approveTwice } from './steps.mjs';
+
 export default {
   name: 'gemini-hooks-two-approvals-80x24',
   agent: 'gemini',
@@ -15,14 +17,7 @@ export default {
   steps: [
     { wait: 'screen', text: 'Type your message' },
     { wait: 1.5 },
-    { type: 'make a.txt and out', enter: true },
-    { wait: 'approval' },
-    { wait: 2 },
-    { answer: 'Enter' },
-    { wait: 'approval', n: 2 },
-    { wait: 2 },
-    { answer: 'Enter' },
-    { wait: 'turn_end' },
+    ...approveTwice('make a.txt and out'),
   ],
   tail: 6,
 };

@@ -1,6 +1,7 @@
 // Qwen Code 0.24 at 100x30: one turn in which the model asks for two shell commands in a row; the person allows each
 // once (Enter on "1. Yes, allow once"); then the answer. Made after the profiles were tuned, to check they generalise.
 import { QWEN, READY } from './qwen-base.mjs';
+import { approveTwice } from './steps.mjs';
 export default {
   ...QWEN,
   name: 'qwen-two-approvals',
@@ -15,14 +16,7 @@ export default {
   steps: [
     READY,
     { wait: 1.5 },
-    { type: 'write two files', enter: true },
-    { wait: 'approval', n: 1 },
-    { wait: 2 },
-    { answer: 'Enter' },
-    { wait: 'approval', n: 2 },
-    { wait: 2 },
-    { answer: 'Enter' },
-    { wait: 'turn_end' },
+    ...approveTwice('write two files'),
   ],
   tail: 5,
 };

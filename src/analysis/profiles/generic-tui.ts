@@ -1,12 +1,13 @@
 // Tier 3 for an agent's TUI we have no profile for, read by what every such TUI shares rather than any one agent's
-// words: a question put to the person (a numbered choice list with a selection marker, choice buttons, y/n keys, a
-// status saying it waits), an interrupt hint in a status row near the input box, frames of its own (a spinner, a
+// words: a question put to the person (a choice list with a selection marker, choice buttons, y/n keys, a status
+// saying it waits, a dialog's key hints), an interrupt hint in a status row near the input box, frames of its own (a spinner, a
 // timer, streamed text; the title animating too), and, once those stop, the turn's end: an error as its last
 // message (FAILED) or done. A TUI is the alternate screen, or a main screen with rows below the cursor (an input box
 // with a footer under it); a line-oriented program's cursor sits below its output, and classifyShell reads it. Pure.
 import type { ScreenSnapshot } from '../../screen/types.js';
 import { lastMatch, testRow, trimBottom, type Hit } from '../text.js';
 import { verdict, type ProfileContext } from './context.js';
+import { MENU_REACH } from './screen-parts.js';
 import type { Classification } from '../types.js';
 
 /** A status row with an interrupt hint sits this many rows above the cursor (the input box's) at most, or below it. */
@@ -19,8 +20,6 @@ const LAST_MESSAGE_ROWS = 6;
 const TYPED_INPUT = /^\s*(?:[│┃|▌]\s*)?[>❯›»→▶✨$]\s*\S/u;
 /** Numbered options need one sibling to be a list; options that open with a choice word need this many. */
 const WORD_MENU_SIBLINGS = 2;
-/** A sibling option row is this many rows from the selected one at most (description rows between). */
-const MENU_REACH = 3;
 /** Borders, prompt glyphs and blanks around an echoed prompt's text. */
 const ECHO_FRAME = /^[\s│┃|▌>❯›»→▶✨$]+|[\s│┃|▌]+$/gu;
 /** A shorter piece of a row ("No", "1.") is too common to tell as the prompt's. */

@@ -3,7 +3,7 @@
 import { lastMatch, testRow, type Hit } from '../text.js';
 
 /** An option row counts as the cursor row's sibling this many rows away at most (description rows between). */
-const MENU_REACH = 3;
+export const MENU_REACH = 3;
 
 /** The bottom-most menu cursor row with an option row within MENU_REACH rows of it: a selection menu on screen. */
 export function menuRow(lines: readonly string[], cursor: RegExp, option: RegExp): Hit | null {
