@@ -136,14 +136,13 @@ export class PaneAnalyzer extends PaneInputs {
         this.checkStall(t, out);
         break;
       case 'resting':
-        // Its own frames stopped: a turn that animated (or, on an agent's TUI, showed any work of its own) is over; a
-        // pager or editor waits on the person's keys.
+        // Its own frames stopped: a turn that animated (or, on an agent's TUI, showed its interrupt hint) is over; on
+        // an agent's TUI a turn that showed only a frame or two of work is over once quiet long enough; a pager or
+        // editor waits on the person's keys.
         if (this.turnAnimated) speak('done', 'fullscreen.animation_stopped', cls.line);
-        // A turn that showed work but no animation (one frame of answer, a title change): quiet long enough.
         else if (tier === 3 && this.genericTui(this.snap)) {
           if (t - Math.max(this.lastMeaningfulAt, this.anchor?.t ?? -Infinity) >= th.quiet_done_s) speak('done', cls.rule, cls.line);
-        }
-        else {
+        } else {
           speak('idle', 'fullscreen.waiting_on_keys', cls.line);
           if (this.phase() === 'rest') this.parked = true;
         }
