@@ -7,7 +7,7 @@
 import type { ScreenSnapshot } from '../../screen/types.js';
 import { lastMatch, testRow, trimBottom, type Hit } from '../text.js';
 import { verdict, type ProfileContext } from './context.js';
-import { MENU_REACH } from './screen-parts.js';
+import { menuRow } from './screen-parts.js';
 import type { Classification } from '../types.js';
 
 /** A status row with an interrupt hint sits this many rows above the cursor (the input box's) at most, or below it. */
@@ -60,7 +60,7 @@ export function classifyGenericTui(snap: ScreenSnapshot, ctx: ProfileContext): C
   // an answered "[y/n]" stays in the scrollback above what the program printed next.
   const last = (hit: Hit | null): Hit | null =>
     hit && (tui || lines.slice(hit.index + 1, snap.cursorY).every((r) => DECORATION.test(r) || BOXED.test(r) || testRow(g.menu_option, r))) ? hit : null;
-  const menu = last(choiceList(live, g.menu_cursor, g.menu_option, g.menu_numbered));
+  const menu = last(menuRow(live, g.menu_cursor, g.menu_option, { numbered: g.menu_numbered, siblings: WORD_MENU_SIBLINGS }));
   if (menu) return v('waiting', 'choice_list', menu.line, true);
   const question = last(lastMatch(live, g.question));
   if (question) return v('waiting', 'question_shape', question.line, true);
@@ -76,20 +76,6 @@ export function classifyGenericTui(snap: ScreenSnapshot, ctx: ProfileContext): C
     return v('resting', 'own_frames_stopped', row);
   }
   return v('unknown', 'tui_settling', row);
-}
-
-/** The bottom-most selected row of a choice list with enough sibling options near it (see WORD_MENU_SIBLINGS). */
-function choiceList(lines: readonly string[], cursor: RegExp, option: RegExp, numbered: RegExp): Hit | null {
-  for (let i = lines.length - 1; i >= 0; i--) {
-    if (!testRow(cursor, lines[i]!)) continue;
-    const need = testRow(numbered, lines[i]!) ? 1 : WORD_MENU_SIBLINGS;
-    let siblings = 0;
-    for (let j = Math.max(0, i - MENU_REACH); j <= Math.min(lines.length - 1, i + MENU_REACH); j++) {
-      if (j !== i && testRow(option, lines[j]!) && !testRow(cursor, lines[j]!)) siblings++;
-    }
-    if (siblings >= need) return { index: i, line: lines[i]! };
-  }
-  return null;
 }
 
 /** The row shows (part of) the line the person submitted: their prompt's echo, wrapped or not. */

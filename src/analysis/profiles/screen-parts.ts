@@ -3,14 +3,17 @@
 import { lastMatch, testRow, type Hit } from '../text.js';
 
 /** An option row counts as the cursor row's sibling this many rows away at most (description rows between). */
-export const MENU_REACH = 3;
+const MENU_REACH = 3;
 
-/** The bottom-most menu cursor row with an option row within MENU_REACH rows of it: a selection menu on screen. */
-export function menuRow(lines: readonly string[], cursor: RegExp, option: RegExp): Hit | null {
+/** The bottom-most menu cursor row with an option row within MENU_REACH rows of it: a selection menu on screen.
+ * `words`: a cursor row that is not `numbered` (its option opens with a word) needs `siblings` option rows instead. */
+export function menuRow(lines: readonly string[], cursor: RegExp, option: RegExp, words?: { numbered: RegExp; siblings: number }): Hit | null {
   for (let i = lines.length - 1; i >= 0; i--) {
     if (!testRow(cursor, lines[i]!)) continue;
+    const need = words && !testRow(words.numbered, lines[i]!) ? words.siblings : 1;
+    let found = 0;
     for (let j = Math.max(0, i - MENU_REACH); j <= Math.min(lines.length - 1, i + MENU_REACH); j++) {
-      if (j !== i && testRow(option, lines[j]!) && !testRow(cursor, lines[j]!)) return { index: i, line: lines[i]! };
+      if (j !== i && testRow(option, lines[j]!) && !testRow(cursor, lines[j]!) && ++found >= need) return { index: i, line: lines[i]! };
     }
   }
   return null;
