@@ -250,9 +250,10 @@ export abstract class PaneInputs implements Tier1Host {
     return this.timeMatters(t) || this.tier1.pending || this.followUp.holding || (this.anchor !== null && !this.anchor.evidence);
   }
 
-  /** A ready or failed screen is holding still through its stability window (a DONE is about to be decided). */
+  /** A decision waits on the next read: a ready or failed screen holding still through its stability window (a DONE
+   * about to be decided), or a submitted prompt waiting for its first sign of work (a RUNNING about to be). */
   get deciding(): boolean {
-    return this.doneWindow.pending;
+    return this.doneWindow.pending || (this.anchor !== null && !this.anchor.evidence);
   }
 
   /** The earliest time at which a quiet window can close by itself (Infinity if none is running). */

@@ -218,8 +218,8 @@ export class PaneMonitor {
   /** Take a snapshot now if the screen changed, then run the analyzer's timers. */
   tick(): void {
     const t = this.nowS();
-    // While a ready screen holds still through its stability window, output not read yet may overturn it: read it
-    // now rather than at the steady pace, so the window never closes on a stale screen.
+    // While a decision waits on the next read (analyzer.deciding), output not read yet may settle it: read it now
+    // rather than at the steady pace, so a window never closes on a stale screen and a turn shows its work at once.
     this.maybeTake(t, this.analyzer.deciding);
     this.apply(this.analyzer.tick(t));
   }
