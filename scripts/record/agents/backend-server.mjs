@@ -29,3 +29,12 @@ export async function listenBackend(server, path, served) {
       }),
   };
 }
+
+/** A request handler that gets the request's whole body (as text) once it has arrived. */
+export function withBody(handle) {
+  return (req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => handle(req, res, body));
+  };
+}

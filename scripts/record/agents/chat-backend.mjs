@@ -6,7 +6,7 @@
 // the agent's tools are the conversation; the CLI's own side requests (a session title, a next-speaker check, a
 // summary) carry none and are answered at once, never counted as turns.
 import { createServer } from 'node:http';
-import { listenBackend, watchAbort } from './backend-server.mjs';
+import { listenBackend, watchAbort, withBody } from './backend-server.mjs';
 import { splitText } from './responses-backend.mjs';
 
 /**
@@ -36,10 +36,8 @@ export async function startChatBackend({ replies, now, onEvent, model: modelName
   }
   let next = 0;
   let seq = 0;
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
+  const server = createServer(
+    withBody((req, res, body) => {
       const t = now();
       const url = req.url ?? '';
       if (req.method === 'GET' && /\/models\/?$/.test(url)) {
@@ -97,8 +95,8 @@ export async function startChatBackend({ replies, now, onEvent, model: modelName
         await respond(res, json.stream, id, model, reply);
         if (!aborted()) onEvent({ t: now(), kind: 'turn_complete', source: 'backend: the final answer finished streaming' });
       })();
-    });
-  });
+    }),
+  );
   return listenBackend(server, '/v1', () => next);
 }
 

@@ -3,7 +3,7 @@
 // did. Requests that carry the agent's tools are the conversation; the CLI's own side requests (its model router,
 // answered as JSON to the schema it sends) are not turns.
 import { createServer } from 'node:http';
-import { listenBackend, watchAbort } from './backend-server.mjs';
+import { listenBackend, watchAbort, withBody } from './backend-server.mjs';
 import { splitText } from './responses-backend.mjs';
 
 /**
@@ -12,10 +12,8 @@ import { splitText } from './responses-backend.mjs';
  */
 export async function startGeminiBackend({ replies, now, onEvent }) {
   let next = 0;
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
+  const server = createServer(
+    withBody((req, res, body) => {
       const t = now();
       let json = {};
       try {
@@ -73,8 +71,8 @@ export async function startGeminiBackend({ replies, now, onEvent }) {
         await new Promise((r) => res.end(r));
         if (!aborted()) onEvent({ t: now(), kind: 'turn_complete', source: 'backend: the final answer finished streaming' });
       })();
-    });
-  });
+    }),
+  );
   return listenBackend(server, '', () => next);
 }
 

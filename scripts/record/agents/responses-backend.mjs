@@ -3,7 +3,7 @@
 // reply of a turn finished. Codex's own side requests (the task title it asks for on a thread of its own) are told
 // apart by the request's metadata and answered at once; they are not turns.
 import { createServer } from 'node:http';
-import { listenBackend, watchAbort } from './backend-server.mjs';
+import { listenBackend, watchAbort, withBody } from './backend-server.mjs';
 
 /**
  * @typedef {{ text: string, chunks?: number, chunkMs?: number, thinkMs?: number }} TextReply   the turn's final answer
@@ -20,10 +20,8 @@ const TURN_METADATA = 'x-codex-turn-metadata';
 export async function startResponsesBackend({ replies, now, onEvent }) {
   let next = 0;
   let seq = 0;
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
+  const server = createServer(
+    withBody((req, res, body) => {
       const t = now();
       if (req.method !== 'POST' || !req.url.endsWith('/responses')) {
         res.writeHead(404, { 'content-type': 'application/json' });
@@ -64,8 +62,8 @@ export async function startResponsesBackend({ replies, now, onEvent }) {
           if (!aborted()) onEvent({ t: now(), kind: 'turn_complete', source: 'backend: the final answer finished streaming' });
         });
       }
-    });
-  });
+    }),
+  );
   return listenBackend(server, '/v1', () => next);
 }
 
