@@ -47,25 +47,35 @@ const units = new Uint16Array(MAX_UNITS);
 const decoder = new TextDecoder('utf-16le', { ignoreBOM: true });
 
 export class RowText {
-  /** Per row: the content words its text was built from, how many of them count, and the text. */
+  /** Per row: the line object last read there, the content words its text was built from, how many of them count,
+   * and the text. An entry is moved with its line object when scrolling moves the line to another row. */
+  private lines: Array<CoreLine | undefined> = [];
   private words: Uint32Array[] = [];
   /** -1: never reused (a combined cell's text lives outside its word). */
   private ends: number[] = [];
   private texts: string[] = [];
+  /** By how many rows the last moved line had moved: the next one has usually moved as far (one scroll). */
+  private shift = 0;
 
   /** Forget every row (the screen changed size). */
   reset(rows: number): void {
+    this.lines = new Array<CoreLine | undefined>(rows);
     this.words = new Array<Uint32Array>(rows);
     this.ends = new Array<number>(rows).fill(-1);
     this.texts = new Array<string>(rows).fill('');
+    this.shift = 0;
   }
 
   /** Row y's text, exactly as line.translateToString(true) gives it. */
   read(y: number, line: CoreLine | undefined): string {
     if (!line) {
       this.ends[y] = -1;
+      this.lines[y] = undefined;
       return '';
     }
+    // A scroll shows the same line objects on other rows: take the entry along, so a moved row's text (the same
+    // string, whose hash the memos downstream have already computed) is reused instead of built again.
+    if (this.lines[y] !== line) this.follow(y, line);
     const data = line._data;
     const end = trimmedLength(line);
     let words = this.words[y];
@@ -81,6 +91,33 @@ export class RowText {
     this.ends[y] = reusable ? end : -1;
     this.texts[y] = text;
     return text;
+  }
+
+  /** Row y now shows `line`: if another row's entry was read from that line object, swap the two entries (the
+   * other row gets y's old one, which is checked like any entry when it is read: an entry only ever holds a text
+   * and the words it was built from, so a stale one is rebuilt, never believed). */
+  private follow(y: number, line: CoreLine): void {
+    const n = this.lines.length;
+    let j = y + this.shift;
+    if (j < 0 || j >= n || this.lines[j] !== line) {
+      j = -1;
+      for (let k = 0; k < n; k++) {
+        if (this.lines[k] === line) {
+          j = k;
+          break;
+        }
+      }
+    }
+    if (j < 0) {
+      this.lines[y] = line;
+      return;
+    }
+    this.shift = j - y;
+    this.lines[j] = this.lines[y];
+    this.lines[y] = line;
+    swap(this.words, y, j);
+    swap(this.ends, y, j);
+    swap(this.texts, y, j);
   }
 
   /** The row's characters as one string, or null when only xterm can spell them (combined or invalid ones). */
@@ -114,6 +151,12 @@ function trimmedLength(line: CoreLine): number {
     if (w & HAS_CONTENT) return x + (w >> WIDTH_SHIFT);
   }
   return 0;
+}
+
+function swap<T>(a: T[], i: number, j: number): void {
+  const x = a[i]!;
+  a[i] = a[j]!;
+  a[j] = x;
 }
 
 function sameWords(data: Uint32Array, words: Uint32Array, end: number): boolean {
