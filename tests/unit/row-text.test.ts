@@ -1,7 +1,7 @@
 // Row text read from xterm's internal lines (and remembered per row) must be exactly what xterm's own
 // translateToString(true) gives, whatever the cells hold: wide and astral characters, combining marks, lone
 // surrogates, a leading BOM, attribute-only redraws, rows that change and change back, resizes.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PaneScreen } from '../../src/screen/pane-screen.js';
 import { coreBuffer, RowText, type CoreLine } from '../../src/screen/row-text.js';
 import { write } from '../helpers/screen.js';
@@ -75,6 +75,34 @@ describe('row text', () => {
     screen.resize(50, 7);
     await write(screen, `${home(7)}wider now ✅`);
     expect(screen.snapshot().lines).toEqual(xtermRows(screen));
+  });
+
+  it('stays exact when scrolling moves rows up and down, inside a scroll region too, and reuses a moved row\'s text', async () => {
+    const screen = make(30, 8);
+    await write(screen, Array.from({ length: 8 }, (_, i) => `row ${i} ${'x'.repeat(i)}`).join('\r\n'));
+    screen.snapshot();
+    const steps = [
+      '\r\nnew bottom', // the whole screen scrolls up one row
+      `${ESC}[3;6r${home(6)}\r\nin region\r\nand again`, // a region (rows 3-6) scrolls up twice
+      `${home(3)}${ESC}M${ESC}M`, // reverse index at the region's top: it scrolls down twice
+      `${ESC}[r${home(1)}${ESC}[2L`, // whole screen again, two lines inserted at the top
+      `${home(2)}${ESC}[3M`, // three deleted below the first
+    ];
+    for (const step of steps) {
+      await write(screen, step);
+      expect(screen.snapshot().lines, JSON.stringify(step)).toEqual(xtermRows(screen));
+    }
+    // One more plain scroll: only the new bottom row is spelled afresh; the rows that moved up keep their text.
+    await write(screen, `${ESC}[2J${home(1)}${Array.from({ length: 8 }, (_, i) => `line ${i}`).join('\r\n')}`);
+    screen.snapshot();
+    const decode = vi.spyOn(TextDecoder.prototype, 'decode');
+    try {
+      await write(screen, '\r\nline 8');
+      expect(screen.snapshot().lines).toEqual(xtermRows(screen));
+      expect(decode).toHaveBeenCalledTimes(1);
+    } finally {
+      decode.mockRestore();
+    }
   });
 
   it('keeps a leading U+FEFF in a cell (a decoder would take it for a byte order mark)', () => {
