@@ -1,7 +1,7 @@
 // Change detection: the parts of a screen that move without meaning progress fold to the same hash; real text
 // changes never do. Plus the change queue built on it (meaningful flag, cursor row, echo of typed keys).
 import { describe, expect, it } from 'vitest';
-import { hashLines, normalizeLine } from '../../src/queue/normalize.js';
+import { foldLine, hashLines, normalizeLine } from '../../src/queue/normalize.js';
 import { PaneChangeQueue } from '../../src/queue/pane-change-queue.js';
 import { loadConfig } from '../../src/config/config.js';
 import type { ScreenSnapshot } from '../../src/screen/types.js';
@@ -9,6 +9,20 @@ import { screenAt } from '../helpers/screen.js';
 
 const same = (a: string[], b: string[]) => expect(hashLines(a, true), `${JSON.stringify(a)} vs ${JSON.stringify(b)}`).toBe(hashLines(b, true));
 const differ = (a: string[], b: string[]) => expect(hashLines(a, true), `${JSON.stringify(a)} vs ${JSON.stringify(b)}`).not.toBe(hashLines(b, true));
+
+describe('normalizeLine', () => {
+  it('folds exactly as the full fold does, whatever the row holds (its shortcut skips only rows with nothing to fold)', () => {
+    const parts = ['', ' ', '\t', '\u00a0', '\u3000', '\ufeff', 'a', 'Done', '·', '✢', '✳', '✶', '✻', '✽', '*', '◐', '◓', '●', '|', '/', '\\', '-', '⠋', '⣿', '⠀',
+      '7', '12s', '1m 5s', '12:07', '250ms', '2h', 'x9', '→', '漢', '🚀', '(', ')', '…'];
+    // Every row of up to three parts, and a seeded sample of longer ones.
+    const rows: string[] = [];
+    for (const a of parts) for (const b of parts) for (const c of parts) rows.push(a + b + c);
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % parts.length;
+    for (let i = 0; i < 5000; i++) rows.push(Array.from({ length: 4 + (i % 9) }, () => parts[next()]).join(''));
+    for (const row of rows) expect(normalizeLine(row), JSON.stringify(row)).toBe(foldLine(row));
+  });
+});
 
 describe('folded: spinners, timers, clocks', () => {
   it('braille spinner frames', () => {
