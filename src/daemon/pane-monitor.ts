@@ -29,26 +29,34 @@ export const WRITE_HIGH_WATER = 4 << 20;
 /** Events queued beyond which a feeder should wait too (a flood of one-byte events is cheap in bytes only). */
 export const MAX_QUEUED_EVENTS = 10_000;
 
-/** A FIFO with O(1) shift (Array.shift is O(n) and a flood of tiny events made replay quadratic). */
+/** A FIFO with O(1) shift (Array.shift is O(n) and a flood of tiny events made replay quadratic): a ring that
+ * doubles when full, so a steady stream of events allocates nothing. */
 class Fifo<T> {
-  private items: T[] = [];
+  private items: Array<T | undefined> = new Array<T | undefined>(16);
   private first = 0;
+  private count = 0;
   get size(): number {
-    return this.items.length - this.first;
+    return this.count;
   }
   get head(): T | undefined {
-    return this.first < this.items.length ? this.items[this.first] : undefined;
+    return this.count ? this.items[this.first] : undefined;
   }
   push(x: T): void {
-    this.items.push(x);
-  }
-  shift(): T | undefined {
-    const x = this.head;
-    this.first++;
-    if (this.first >= 1024 && this.first * 2 >= this.items.length) {
-      this.items = this.items.slice(this.first);
+    if (this.count === this.items.length) {
+      const grown = new Array<T | undefined>(this.items.length * 2);
+      for (let i = 0; i < this.count; i++) grown[i] = this.items[(this.first + i) % this.items.length];
+      this.items = grown;
       this.first = 0;
     }
+    this.items[(this.first + this.count) % this.items.length] = x;
+    this.count++;
+  }
+  shift(): T | undefined {
+    if (!this.count) return undefined;
+    const x = this.items[this.first];
+    this.items[this.first] = undefined; // let the event go
+    this.first = (this.first + 1) % this.items.length;
+    this.count--;
     return x;
   }
 }

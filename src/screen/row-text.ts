@@ -45,6 +45,9 @@ export function coreBuffer(term: unknown): (() => CoreBuffer) | null {
  * costly to make, and panes come and go.) ignoreBOM: a row starting with U+FEFF keeps it, as xterm's does. */
 const units = new Uint16Array(MAX_UNITS);
 const decoder = new TextDecoder('utf-16le', { ignoreBOM: true });
+/** Views of `units` by length, made once each: a view per row built was most of what building a row allocated. */
+const views: Uint16Array[] = [];
+const unitsOf = (k: number): Uint16Array => (views[k] ??= units.subarray(0, k));
 
 export class RowText {
   /** Per row: the line object last read there, the content words its text was built from, how many of them count,
@@ -139,7 +142,7 @@ export class RowText {
       }
       x += w >> WIDTH_SHIFT || 1;
     }
-    return k === 0 ? '' : decoder.decode(units.subarray(0, k));
+    return k === 0 ? '' : decoder.decode(unitsOf(k));
   }
 }
 

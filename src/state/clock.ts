@@ -54,7 +54,8 @@ export class VirtualClock implements Clock {
     // keep sorted by (at, id): insertion from the back, timers are mostly appended in order
     let i = this.timers.length;
     while (i > 0 && this.timers[i - 1]!.at > timer.at) i--;
-    this.timers.splice(i, 0, timer);
+    if (i === this.timers.length) this.timers.push(timer);
+    else this.timers.splice(i, 0, timer);
     return timer.id;
   }
 
