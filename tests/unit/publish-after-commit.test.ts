@@ -51,7 +51,9 @@ describe('publish after commit', () => {
   it('history degraded: published unsaved, reported by /healthz and /metrics; then recovered by itself', async () => {
     const r: TestRegistry = testRegistry();
     cleanups.push(() => r.close());
-    const app = buildApp({ api: r.registry, auth: new Auth(TOKEN, true), webDir: makeWebDir(), loopback: true, hub: { coalesceMs: 10, maxBufferedBytes: 1 << 20, slowDropMs: 1000 } });
+    const web = makeWebDir();
+    cleanups.push(() => web.remove());
+    const app = buildApp({ api: r.registry, auth: new Auth(TOKEN, true), webDir: web.dir, loopback: true, hub: { coalesceMs: 10, maxBufferedBytes: 1 << 20, slowDropMs: 1000 } });
     cleanups.push(() => app.close());
     const get = async (url: string) => app.fastify.inject({ url, headers: { authorization: `Bearer ${TOKEN}` } });
     expect((await get('/healthz')).json<HealthView>()).toMatchObject({ ok: true, history: { status: 'ok' } });
