@@ -90,7 +90,7 @@ export class HistoryStore {
     this.queue = new WriteQueue(opts.maxQueued ?? MAX_QUEUED, (key) => this.settle(key, false));
     this.health_ = new StoreHealth(this.now, opts.onHealth ?? (() => {}), () => ({ queued: this.queue.size, dropped: this.dropped }));
     this.sql = new Statements(db);
-    this.tasks = new TaskStore(db);
+    this.tasks = new TaskStore(db, (write) => this.taskWrite(write));
   }
 
   /** Opens (creating or migrating) the database at `path`; throws StoreError when it cannot be used. */
@@ -362,6 +362,18 @@ export class HistoryStore {
   private beforeRead(): void {
     if (this.closed) throw new StoreError('the history store is closed');
     this.flush();
+  }
+
+  /** A task checkpoint the database refuses (a full disk) degrades history instead of throwing into the task loop:
+   * the task carries on in memory and its next checkpoint, once one goes through, holds everything. */
+  private taskWrite(write: () => void): void {
+    try {
+      write();
+      this.health_.succeeded('task');
+    } catch (e) {
+      if (!isStorageFault(e)) throw e;
+      this.fault('task', e, `task checkpoint failed: ${causeOf(e)}`);
+    }
   }
 
   /** A read the database fails (a damaged page) is a StoreError naming the cause, and history is degraded. */

@@ -3,8 +3,9 @@
 // prune; cleared by itself when the same kind of operation succeeds again, and every change is reported once.
 import { causeOf, isDamaged } from './store-error.js';
 
-/** Which part of the store failed: writes (queued history), reads (the API's history), the retention prune. */
-export type StoreOp = 'write' | 'read' | 'prune';
+/** Which part of the store failed: writes (queued history), reads (the API's history), the retention prune, a
+ * supervised task's checkpoint. */
+export type StoreOp = 'write' | 'read' | 'prune' | 'task';
 
 export interface HistoryHealth {
   status: 'ok' | 'degraded';
