@@ -6,6 +6,7 @@
 // message going out is that same end. Pure: the analyzer hosts it.
 import type { Config, ProgramId } from '../config/config.js';
 import type { MachineState, Tier } from './types.js';
+import { testRow } from './text.js';
 
 export interface HeldDone {
   t: number;
@@ -35,7 +36,8 @@ function queuedPatterns(cfg: Config, program: ProgramId): readonly RegExp[] {
 export function queuedMarker(cfg: Config, program: ProgramId, lines: readonly string[]): string | null {
   const res = queuedPatterns(cfg, program);
   if (res.length === 0) return null;
-  for (const line of lines) if (res.some((re) => re.test(line))) return line;
+  // Remembered per row text (testRow): a turn's screen is read again and again with most of its rows unchanged.
+  for (const line of lines) if (res.some((re) => testRow(re, line))) return line;
   return null;
 }
 
