@@ -44,6 +44,8 @@ export function formatEventLine(raw: string, colour: boolean): string {
     }
     case 'daemon_link':
       return `${head}  ${paint(ANSI.cyan, str(r['status']))}  daemon ${str(r['url'])}${r['why'] ? '  ' + paint(ANSI.dim, str(r['why'])) : ''}`;
+    case 'analysis_error':
+      return `${head}  ${paint(ANSI.bold + ANSI.red, 'analysis error')}  ${str(r['stage'])}.${str(r['step'])}  ${str(r['error'])}  (${str(r['count'])} so far; the pane is still watched)`;
     case 'transition': {
       const state = str(r['state']);
       const shown = r['stalled'] ? `${state} (stalled)` : state;

@@ -32,6 +32,9 @@ export async function replayCommand(argv: string[], out: NodeJS.WritableStream):
   if (format === 'table') out.write(`${'t'.padStart(9)}  ${'from'.padEnd(16)} ${'state'.padEnd(16)} tier rule${' '.repeat(34)} line\n`);
   const res = await replayCast(source, cfg, agent, print);
   if (res.skippedLines > 0) process.stderr.write(`termsupervisor: ${res.skippedLines} unreadable line(s) in ${file} were skipped\n`);
+  // Caught at the pane, so the replay went on; the transitions after it are what the pipeline made of the rest.
+  const fault = res.monitor.faults.summary();
+  if (fault) process.stderr.write(`termsupervisor: ${fault.count} analysis error(s) in ${file}; the last at t=${fault.t.toFixed(3)}: ${fault.stage}.${fault.step} (${fault.program}): ${fault.message}\n`);
   return 0;
 }
 

@@ -22,6 +22,7 @@ import { EofWhenIdle } from './eof-when-idle.js';
 import { findExecutable } from './which.js';
 import { DaemonLink, findDaemon } from './daemon-link.js';
 import { redactCommand } from '../daemon/redact.js';
+import { describe as describeError } from '../daemon/pane-fault.js';
 import { randomBytes } from 'node:crypto';
 import { programKind } from '../analysis/program-kind.js';
 import { injectShellIntegration, type Injection } from '../shell/inject.js';
@@ -70,6 +71,8 @@ const EOF_KEY = '\x04';
 const REST_STATES: ReadonlySet<string> = new Set(['IDLE', 'DONE', 'FAILED', 'WAITING_APPROVAL']);
 /** Ctrl-C: a SIGINT sent to the wrapper is passed on as the key, so it reaches the pane's foreground job. */
 const INTERRUPT_KEY = '\x03';
+/** The same analysis error is written to the event log at most once in this many pane seconds. */
+const FAULT_LOG_REPEAT_S = 60;
 /** After cleanup node should exit by itself; if a stray handle keeps it alive this long, exit anyway. */
 const EXIT_SAFETY_MS = 2000;
 
@@ -126,6 +129,14 @@ export async function runCommand(argv: string[]): Promise<number> {
     state: monitor.state.state,
   });
   monitor.onTransition((tr) => log.append({ ...base('transition', tr.t), ...jsonl(tr), kind: 'transition' }));
+  // Caught at the pane (the pass-through never sees it): the log says so, a repeat of the same error once a minute.
+  const faultShown = { key: '', at: -Infinity };
+  monitor.onFault((f) => {
+    const key = `${f.stage}.${f.step}: ${describeError(f.error)}`;
+    if (key === faultShown.key && f.t - faultShown.at < FAULT_LOG_REPEAT_S) return;
+    Object.assign(faultShown, { key, at: f.t });
+    log.append({ ...base('analysis_error', f.t), kind: 'analysis_error', stage: f.stage, step: f.step, error: describeError(f.error), count: monitor.faults.count });
+  });
   const target = a.options.has('no-daemon') ? null : findDaemon(stringOption(a, 'daemon'));
   const link = target
     ? new DaemonLink({

@@ -7,7 +7,7 @@ import { RealClock } from '../state/clock.js';
 import { TurnTracker, type Turn } from '../state/turn-tracker.js';
 import type { Transition } from '../state/pane-machine.js';
 import type { AttachKind, PaneRecord, TransitionRecord, TurnRecord } from '../store/records.js';
-import type { PaneView } from '../web/api-types.js';
+import type { AnalysisErrorView, PaneView } from '../web/api-types.js';
 import { PaneMonitor } from './pane-monitor.js';
 import { redactCommand, redactText } from './redact.js';
 import { signalSource } from './signal-source.js';
@@ -131,7 +131,9 @@ export class LivePane {
   }
 
   view(): PaneView {
-    return paneView(this.record, this.monitor.screen.edge(this.edgeLines), true, this.shellIntegration);
+    const f = this.monitor.faults.summary();
+    const error = f && { at: this.wall(f.t), stage: f.stage, step: f.step, program: f.program, message: f.message, count: f.count };
+    return paneView(this.record, this.monitor.screen.edge(this.edgeLines), true, this.shellIntegration, error);
   }
 
   /** The source went away; returns the turn it cut short, if one was open. */
@@ -188,7 +190,7 @@ export class LivePane {
 }
 
 /** A pane as the API shows it; `edge` empty for a closed pane. */
-export function paneView(r: PaneRecord, edge: string[], alive: boolean, shellIntegration = false): PaneView {
+export function paneView(r: PaneRecord, edge: string[], alive: boolean, shellIntegration = false, analysisError: AnalysisErrorView | null = null): PaneView {
   return {
     id: r.id,
     name: r.name,
@@ -210,6 +212,7 @@ export function paneView(r: PaneRecord, edge: string[], alive: boolean, shellInt
     edge: alive ? edge.map(redactText) : [],
     shellIntegration,
     exitCodeUnknown: exitCodeUnknown(r, shellIntegration),
+    analysisError: alive ? analysisError : null,
   };
 }
 

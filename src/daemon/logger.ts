@@ -7,7 +7,8 @@
 //       signal      evidence the analyzer acted on: type, tier, rule, t (pane seconds) (+ line at debug)
 //       suppressed  evidence decided but not acted on: type, tier, rule, reason, t
 //       hook        an agent hook or in-band report arrived: event, program (+ line at debug)
-//       pane        a pane was attached, renamed, closed: event, attach (+ command at debug)
+//       pane        a pane was attached, renamed, closed: event, attach (+ command at debug); at error, an
+//                   exception caught in its pipeline (event analysis_error: stage, step, rule, profile, err)
 //       notify      a notification decision: state, sent, reason (errors: err, channel)
 //       daemon      start, stop, config, store maintenance
 //       http        requests and websocket clients of the API

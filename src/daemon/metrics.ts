@@ -9,6 +9,8 @@ export interface MetricsInput {
   counters: Counters;
   transitionsByTo: Map<string, number>;
   storeDropped: number;
+  /** Exceptions caught in panes' pipelines since the daemon started, by `stage\tprogram` (see FaultLog). */
+  analysisErrors?: ReadonlyMap<string, number>;
 }
 
 export function renderMetrics(m: MetricsInput): string {
@@ -33,6 +35,12 @@ export function renderMetrics(m: MetricsInput): string {
   metric('termsupervisor_signals_total', 'counter', 'Detector signals fired or suppressed, by tier, type and rule or reason (kept across restarts).', signals);
   metric('termsupervisor_events_total', 'counter', 'Other counted events (notifications, links), kept across restarts.', other);
   metric('termsupervisor_store_dropped_total', 'counter', 'History writes dropped because the database could not keep up.', [[{}, m.storeDropped]]);
+  const faults: Array<[Record<string, string>, number]> = [];
+  for (const [key, n] of m.analysisErrors ?? []) {
+    const [stage = '', program = ''] = key.split('\t');
+    faults.push([{ stage, program }, n]);
+  }
+  metric('termsupervisor_analysis_errors_total', 'counter', "Exceptions caught in a pane's screen, analysis or state code since the daemon started (the pane went on), by stage and profile.", faults);
   const mem = process.memoryUsage();
   const cpu = process.cpuUsage();
   metric('process_resident_memory_bytes', 'gauge', 'Resident memory size in bytes.', [[{}, mem.rss]]);

@@ -11,9 +11,10 @@ import { PaneChangeQueue } from '../queue/pane-change-queue.js';
 import { PaneAnalyzer } from '../analysis/pane-analyzer.js';
 import { forcedProgram } from '../analysis/profiles/index.js';
 import type { Signal } from '../analysis/types.js';
-import { paneMachine, signalEvent, type Transition } from '../state/pane-machine.js';
+import { paneMachine, signalEvent, type PaneMachineContext, type Transition } from '../state/pane-machine.js';
 import type { Clock } from '../state/clock.js';
 import { redactCommand } from './redact.js';
+import { FaultTracker, type FaultListener } from './pane-fault.js';
 
 /** Keys that submit, interrupt or answer (Enter, Esc, Ctrl-C, Ctrl-D, Tab): a turn may start or end with them. */
 const CONTROL_KEYS = /[\r\n\x1b\x03\x04\t]/;
@@ -75,7 +76,9 @@ export class PaneMonitor {
   readonly queue: PaneChangeQueue;
   readonly analyzer: PaneAnalyzer;
   readonly transitions: Transition[] = [];
-  private readonly actor: Actor<typeof paneMachine>;
+  /** Exceptions caught in this pane's pipeline: the pane goes on with its next event (see pane-fault.ts). */
+  readonly faults: FaultTracker;
+  private actor: Actor<typeof paneMachine>;
   private readonly cfg: Config;
   private readonly clock: Clock;
   private readonly transitionListeners: TransitionListener[] = [];
@@ -103,22 +106,24 @@ export class PaneMonitor {
     this.screen = new PaneScreen({ cols: opts.cols, rows: opts.rows });
     this.queue = new PaneChangeQueue(th);
     this.analyzer = new PaneAnalyzer({ cfg: opts.cfg, forced: forcedProgram(opts.agent), command: opts.command });
-    this.actor = createActor(paneMachine, {
-      clock: opts.clock,
-      input: {
-        nowMs: () => opts.clock.now(),
-        onTransition: (tr) => this.recordTransition(tr),
-        longRunningS: th.long_running_s,
-        waitingFallbackIdleS: th.waiting_fallback_idle_s,
-      },
-    });
-    this.actor.start();
+    this.faults = new FaultTracker(() => this.nowS(), () => this.analyzer.currentProgram.program);
+    this.actor = this.startActor();
     this.screen.onSignal((signal, line) => {
-      const t = this.inFlight.head?.t ?? this.nowS();
-      if (signal.kind !== 'title' || this.titleKindChanged(signal.title)) this.queue.noteEvent(t);
-      this.apply(this.analyzer.signal({ t, signal, line } satisfies TimedSignal));
-      this.refreshTick();
+      // Inside xterm's parser: an exception here would stop this terminal's write queue for good.
+      const f = this.faults;
+      const outer = f.step;
+      f.begin('signal');
+      try {
+        const t = this.inFlight.head?.t ?? this.nowS();
+        if (signal.kind !== 'title' || this.titleKindChanged(signal.title)) this.queue.noteEvent(t);
+        this.apply(this.analyzer.signal({ t, signal, line } satisfies TimedSignal));
+        this.refreshTick();
+      } catch (e) {
+        f.report(e);
+      }
+      f.begin(outer);
     });
+    this.screen.onFault((e) => this.faults.report(e, 'screen'));
     this.scheduleTick();
   }
 
@@ -128,6 +133,11 @@ export class PaneMonitor {
 
   onSignal(l: SignalListener): void {
     this.signalListeners.push(l);
+  }
+
+  /** An exception was caught in this pane's pipeline (logged, counted, shown by whoever listens). */
+  onFault(l: FaultListener): void {
+    this.faults.onFault(l);
   }
 
   /** After each coalesced screen read (the daemon pushes the live edge from here, not per write). */
@@ -181,12 +191,18 @@ export class PaneMonitor {
   private readonly parsed = (): void => {
     const ev = this.inFlight.shift();
     if (!ev || this.stopped) return; // stopped: writes queued before stop() finish parsing, unanalysed
-    if (ev.kind === 'output') {
-      this.pending -= ev.data.length;
-      this.afterOutput(ev.t, ev.data);
-    } else {
-      this.afterOther(ev);
-      this.refreshTick();
+    if (ev.kind === 'output') this.pending -= ev.data.length;
+    // xterm runs this callback: an exception escaping it would kill the process and stall the write queue.
+    this.faults.begin(ev.kind);
+    try {
+      if (ev.kind === 'output') {
+        this.afterOutput(ev.t, ev.data);
+      } else {
+        this.afterOther(ev);
+        this.refreshTick();
+      }
+    } catch (e) {
+      this.faults.report(e);
     }
     const next = this.inFlight.head;
     if (next !== undefined && this.opts.beforeEvent) this.opts.beforeEvent(next.t);
@@ -211,17 +227,29 @@ export class PaneMonitor {
 
   /** The person has seen the pane (dashboard ack, focus). */
   ack(by = 'user'): void {
-    this.actor.send({ type: 'ACK', t: this.nowS(), by });
-    this.analyzer.setState(this.state.state);
+    this.faults.begin('ack');
+    try {
+      this.faults.stage = 'state';
+      this.machine().send({ type: 'ACK', t: this.nowS(), by });
+      this.analyzer.setState(this.state.state);
+    } catch (e) {
+      this.faults.report(e);
+    }
   }
 
   /** Take a snapshot now if the screen changed, then run the analyzer's timers. */
   tick(): void {
-    const t = this.nowS();
-    // While a decision waits on the next read (analyzer.deciding), output not read yet may settle it: read it now
-    // rather than at the steady pace, so a window never closes on a stale screen and a turn shows its work at once.
-    this.maybeTake(t, this.analyzer.deciding);
-    this.apply(this.analyzer.tick(t));
+    this.faults.begin('tick');
+    try {
+      const t = this.nowS();
+      // While a decision waits on the next read (analyzer.deciding), output not read yet may settle it: read it now
+      // rather than at the steady pace, so a window never closes on a stale screen and a turn shows its work at once.
+      this.maybeTake(t, this.analyzer.deciding);
+      this.faults.stage = 'analysis';
+      this.apply(this.analyzer.tick(t));
+    } catch (e) {
+      this.faults.report(e);
+    }
   }
 
   stop(): void {
@@ -256,7 +284,12 @@ export class PaneMonitor {
   private readonly onCoalesceTimer = (): void => {
     this.coalesceTimer = null;
     const now = this.nowS();
-    this.maybeTake(now, false);
+    this.faults.begin('read');
+    try {
+      this.maybeTake(now, false);
+    } catch (e) {
+      this.faults.report(e);
+    }
     this.armCoalesce(now);
   };
 
@@ -327,7 +360,9 @@ export class PaneMonitor {
       if (t - this.syncSince < SYNC_FRAME_MAX_S) return;
     }
     this.syncSince = null;
+    this.faults.stage = 'screen';
     const change = this.queue.take(t, this.screen.snapshot());
+    this.faults.stage = 'analysis';
     this.apply(this.analyzer.change(change));
     this.refreshTick();
     for (const l of this.changeListeners) l();
@@ -342,11 +377,52 @@ export class PaneMonitor {
   }
 
   private apply(signals: Signal[]): void {
+    const f = this.faults;
     for (const s of signals) {
-      for (const l of this.signalListeners) l(s);
-      this.actor.send(signalEvent(s));
+      f.stage = 'state';
+      for (const l of this.signalListeners) {
+        try {
+          l(s);
+        } catch (e) {
+          f.report(e);
+        }
+      }
+      this.machine().send(signalEvent(s));
       this.analyzer.setState(this.state.state);
+      f.stage = 'analysis';
     }
+  }
+
+  /** The pane's machine; one that threw (XState stopped it) is first replaced by a new one in the state it reached. */
+  private machine(): Actor<typeof paneMachine> {
+    if (this.actor.getSnapshot().status === 'error') this.restartActor();
+    return this.actor;
+  }
+
+  private startActor(from?: PaneMachineContext): Actor<typeof paneMachine> {
+    const th = this.cfg.thresholds;
+    const actor = createActor(paneMachine, {
+      clock: this.clock,
+      input: {
+        nowMs: () => this.clock.now(),
+        onTransition: (tr) => this.recordTransition(tr),
+        longRunningS: th.long_running_s,
+        waitingFallbackIdleS: th.waiting_fallback_idle_s,
+      },
+      // A restart keeps the state the pane was in (its timers start with the next move).
+      ...(from && { snapshot: paneMachine.resolveState({ value: from.state, context: from }) }),
+    });
+    // XState stops an actor whose action threw and, with no error observer, rethrows the error outside any handler.
+    actor.subscribe({ error: (e) => this.faults.report(e, 'state') });
+    actor.start();
+    return actor;
+  }
+
+  /** The machine threw (it is stopped now): a new one takes over from the last state it reached. */
+  private restartActor(): void {
+    const failed = this.actor;
+    this.actor = this.startActor(failed.getSnapshot().context);
+    failed.stop();
   }
 
   private recordTransition(tr: Transition): void {
@@ -354,7 +430,14 @@ export class PaneMonitor {
     if (this.transitions.length > 512) this.transitions.splice(0, this.transitions.length - 512);
     // The analyzer learns timer-driven moves (LONG_RUNNING, waiting fallback) too.
     this.analyzer.setState(tr.to);
-    for (const l of this.transitionListeners) l(tr);
+    // Delivered inside the machine's action: a listener that throws must not stop the machine.
+    for (const l of this.transitionListeners) {
+      try {
+        l(tr);
+      } catch (e) {
+        this.faults.report(e, 'state');
+      }
+    }
   }
 
   private scheduleTick(): void {
@@ -375,7 +458,13 @@ export class PaneMonitor {
   private readonly onTickTimer = (): void => {
     this.tickTimer = null;
     this.tick();
-    this.scheduleTick();
+    try {
+      this.scheduleTick();
+    } catch (e) {
+      // The analyzer could not say when it next needs a look: look again at the resting pace, so the pane stays watched.
+      this.faults.report(e);
+      if (!this.stopped) this.tickTimer = this.clock.setTimeout(this.onTickTimer, Math.max(this.cfg.thresholds.tick_s, this.cfg.thresholds.rest_tick_s) * 1000);
+    }
   };
 
 

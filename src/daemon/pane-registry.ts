@@ -13,6 +13,7 @@ import type { NotifyEvent, NotifyKind } from '../notify/types.js';
 import { LivePane, paneView, type UntimedEvent } from './live-pane.js';
 import { renderMetrics } from './metrics.js';
 import { logSignal, logTransition, paneLogger, type Logger } from './logger.js';
+import { FaultLog } from './fault-log.js';
 
 
 export interface RegistryOptions {
@@ -60,6 +61,8 @@ export class PaneRegistry implements DaemonApi {
   private readonly transitionsByTo = new Map<string, number>();
   /** Codex thread id -> the pane its hooks land on (see src/hooks/match-hook.ts). */
   private readonly threads = new Map<string, string>();
+  /** Exceptions caught in panes' pipelines: logged (repeats thinned) and counted for /metrics. */
+  private readonly faults = new FaultLog();
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly opts: RegistryOptions) {
@@ -88,6 +91,11 @@ export class PaneRegistry implements DaemonApi {
     const plog = paneLogger(this.opts.log, { id: p.id, name: p.name, program: pane.record.program });
     this.logs.set(p.id, plog);
     pane.monitor.onSignal((s) => logSignal(plog, s));
+    pane.monitor.onFault((f) => {
+      this.faults.record(pane.id, plog, f);
+      // The card shows "analysis error" at once, not at the next screen read.
+      if (this.live.get(pane.id) === pane) this.emit({ type: 'pane', pane: pane.view() });
+    });
     this.opts.store.upsertPane(pane.record);
     plog.info({ kind: 'pane', attach: p.attach, event: previous ? 'reattached' : 'attached', command: p.command }, 'pane attached');
     this.emit({ type: 'pane', pane: pane.view() });
@@ -198,7 +206,7 @@ export class PaneRegistry implements DaemonApi {
   metrics(): string {
     this.syncCounters();
     const views = [...this.live.values()].map((p) => p.view());
-    return renderMetrics({ panes: views, counters: this.opts.store.counters(), transitionsByTo: this.transitionsByTo, storeDropped: this.opts.store.dropped });
+    return renderMetrics({ panes: views, counters: this.opts.store.counters(), transitionsByTo: this.transitionsByTo, storeDropped: this.opts.store.dropped, analysisErrors: this.faults.counts });
   }
 
   subscribe(listener: (m: WsMessage) => void): () => void {

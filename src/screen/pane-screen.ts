@@ -29,6 +29,7 @@ export class PaneScreen {
   private readonly buffers: IBufferNamespace;
   private readonly disposables: IDisposable[] = [];
   private readonly listeners: SignalListener[] = [];
+  private readonly faultListeners: Array<(e: unknown) => void> = [];
   private title = '';
   /** Inside a synchronized-output frame (CSI ?2026h … l) the screen is half drawn: do not read it. */
   private syncFrame = false;
@@ -61,8 +62,13 @@ export class PaneScreen {
     const p = this.term.parser;
     const osc = (ident: number, parse: (d: string) => InBandSignal | null) =>
       this.disposables.push(p.registerOscHandler(ident, (data) => {
-        const s = parse(data);
-        if (s) this.emit(s);
+        // Inside xterm's parser: an exception would stop this terminal's write queue for good.
+        try {
+          const s = parse(data);
+          if (s) this.emit(s);
+        } catch (e) {
+          this.fault(e);
+        }
         return true;
       }));
     osc(133, (d) => parseShellIntegration('osc133', d));
@@ -132,6 +138,15 @@ export class PaneScreen {
 
   onSignal(listener: SignalListener): void {
     this.listeners.push(listener);
+  }
+
+  /** An exception in this screen's own handlers inside xterm's parser (caught there, so parsing goes on). */
+  onFault(listener: (e: unknown) => void): void {
+    this.faultListeners.push(listener);
+  }
+
+  private fault(e: unknown): void {
+    for (const l of this.faultListeners) l(e);
   }
 
   /** Queue bytes for parsing; `done` runs once they are on the screen (in write order). */
@@ -242,7 +257,14 @@ export class PaneScreen {
     // The cursor row explains a command or agent signal; a title, bell or mode switch explains itself.
     const explains = signal.kind !== 'title' && signal.kind !== 'bell' && signal.kind !== 'bracketed-paste' && signal.kind !== 'alt-screen';
     const line = this.listeners.length && explains ? this.cursorLine() : '';
-    for (const l of this.listeners) l(signal, line);
+    // Listeners run inside xterm's parser (OSC, modes, title): one that throws must not stop the write queue.
+    for (const l of this.listeners) {
+      try {
+        l(signal, line);
+      } catch (e) {
+        this.fault(e);
+      }
+    }
   }
 }
 
