@@ -144,7 +144,14 @@ export async function runCommand(argv: string[]): Promise<number> {
         hello: { id, name, agent, command: command.join(' '), cols: size.cols, rows: size.rows },
         onBell: (bytes) => void (stdoutOk && process.stdout.write(bytes)),
         onSend: (keys) => source.write(keys),
-        repaint: () => repaint(monitor.screen.drawing()),
+        repaint: () => {
+          try {
+            return repaint(monitor.screen.drawing());
+          } catch (e) {
+            monitor.faults.report(e, 'screen', 'repaint');
+            return '';
+          }
+        },
         onStatus: (status, why) => log.append({ ...base('daemon_link', clock.now() / 1000), kind: 'daemon_link', status, url: target.url, ...(why && { why }) }),
       })
     : null;

@@ -127,13 +127,25 @@ export class LivePane {
   }
 
   screenText(): string {
-    return this.monitor.screen.text();
+    try {
+      return this.monitor.screen.text();
+    } catch (e) {
+      this.monitor.faults.report(e, 'screen', 'screen text');
+      return '';
+    }
   }
 
+  /** The pane as the API shows it; a screen that cannot be read shows no edge (one pane never fails a listing). */
   view(): PaneView {
+    let edge: string[] = [];
+    try {
+      edge = this.monitor.screen.edge(this.edgeLines);
+    } catch (e) {
+      this.monitor.faults.report(e, 'screen', 'view');
+    }
     const f = this.monitor.faults.summary();
     const error = f && { at: this.wall(f.t), stage: f.stage, step: f.step, program: f.program, message: f.message, count: f.count };
-    return paneView(this.record, this.monitor.screen.edge(this.edgeLines), true, this.shellIntegration, error);
+    return paneView(this.record, edge, true, this.shellIntegration, error);
   }
 
   /** The source went away; returns the turn it cut short, if one was open. */

@@ -41,6 +41,8 @@ export class FaultTracker {
   count = 0;
   last: PaneFault | null = null;
   private readonly listeners: FaultListener[] = [];
+  /** A listener is being told: a fault it causes (reading the pane's view again) is counted, not told again. */
+  private reporting = false;
 
   constructor(
     private readonly now: () => number,
@@ -58,16 +60,24 @@ export class FaultTracker {
   }
 
   /** An exception caught at the pane: kept, counted and passed on. Never throws. */
-  report(e: unknown, stage: FaultStage = this.stage): void {
+  report(e: unknown, stage: FaultStage = this.stage, step: string = this.step): void {
     let program = 'unknown';
     try {
       program = this.program();
     } catch {
       // the analyzer that failed may not even say which profile it was reading with
     }
-    const f: PaneFault = { t: this.now(), stage, step: this.step, program, error: toError(e) };
+    let t = NaN;
+    try {
+      t = this.now();
+    } catch {
+      // no clock, no time: the fault is still worth keeping
+    }
+    const f: PaneFault = { t, stage, step, program, error: toError(e) };
     this.count++;
     this.last = f;
+    if (this.reporting) return;
+    this.reporting = true;
     for (const l of this.listeners) {
       try {
         l(f);
@@ -75,6 +85,7 @@ export class FaultTracker {
         // a listener that fails on a fault must not turn it into a crash
       }
     }
+    this.reporting = false;
   }
 
   summary(): FaultSummary | null {

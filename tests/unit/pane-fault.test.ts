@@ -8,6 +8,7 @@ import { FaultLog } from '../../src/daemon/fault-log.js';
 import { renderMetrics } from '../../src/daemon/metrics.js';
 import type { Transition } from '../../src/state/pane-machine.js';
 import { PaneFeeder } from '../helpers/pane-feeder.js';
+import { OSC133, testRegistry } from '../helpers/web-registry.js';
 
 const BEL = '\x07';
 const osc133 = (x: string) => `\x1b]133;${x}${BEL}`;
@@ -15,9 +16,11 @@ const PROMPT = `\x1b[?2004h${osc133('A')}$ ${osc133('B')}`;
 const THROWN = "Cannot read properties of undefined (reading 'trim')";
 
 const feeders: PaneFeeder[] = [];
-afterEach(() => {
+const undo: Array<() => unknown> = [];
+afterEach(async () => {
   for (const f of feeders.splice(0)) f.stop();
   vi.restoreAllMocks();
+  for (const u of undo.splice(0).reverse()) await u();
 });
 
 function pane(): { f: PaneFeeder; faults: PaneFault[]; moves: Transition[] } {
@@ -148,6 +151,29 @@ describe('a pane whose pipeline throws', () => {
 });
 
 describe('the daemon\'s record of pane faults', () => {
+  it('one pane that throws: the registry logs it at error, counts it, shows it on that pane only, and lists every pane', async () => {
+    const r = testRegistry();
+    undo.push(() => r.close());
+    const shell = (id: string) => ({ id, name: id, attach: 'run' as const, command: 'bash', cols: 80, rows: 24, agent: 'shell' as const });
+    const bad = r.registry.open(shell('bad'));
+    r.registry.open(shell('good'));
+    vi.spyOn(bad.monitor.analyzer, 'signal').mockImplementation(fail);
+    // its screen cannot be read either: the listing (GET /api/panes) must not fail with it
+    vi.spyOn(bad.monitor.screen, 'edge').mockImplementation(fail);
+    r.registry.feed('bad', { kind: 'output', data: `${OSC133.prompt}$ ${OSC133.input}` });
+    r.registry.feed('good', { kind: 'output', data: `${OSC133.prompt}$ ${OSC133.input}` });
+    const logged = await r.log.waitFor((e) => e.obj['event'] === 'analysis_error', 'the analysis error');
+    expect(logged.level).toBe('error');
+    expect(logged.obj).toMatchObject({ kind: 'pane', pane: 'bad', stage: 'analysis', step: 'signal', rule: 'analysis.signal', profile: 'shell', err: { type: 'TypeError', message: THROWN } });
+    await bad.monitor.flush();
+    const views = r.registry.panes();
+    expect(views.map((v) => v.id).sort()).toEqual(['bad', 'good']);
+    expect(views.find((v) => v.id === 'bad')).toMatchObject({ edge: [], analysisError: { program: 'shell', message: `TypeError: ${THROWN}` } });
+    expect(views.find((v) => v.id === 'good')).toMatchObject({ analysisError: null });
+    expect(r.registry.metrics()).toMatch(/^termsupervisor_analysis_errors_total\{stage="analysis",program="shell"\} [1-9]\d*$/m);
+    expect(r.registry.metrics()).toMatch(/^termsupervisor_analysis_errors_total\{stage="screen",program="shell"\} [1-9]\d*$/m);
+  });
+
   const fault = (over: Partial<PaneFault> = {}): PaneFault => ({ t: 1, stage: 'analysis', step: 'output', program: 'gemini', error: new TypeError(THROWN), ...over });
 
   it('logs the first of a run of the same error at error level and counts every one for /metrics', () => {
