@@ -1,6 +1,6 @@
 // GET /metrics: Prometheus text exposition of pane states, transitions, signal counters and the process.
 import type { Counters } from '../store/records.js';
-import type { PaneView } from '../web/api-types.js';
+import type { HistoryHealth, PaneView } from '../web/api-types.js';
 
 const STATES = ['IDLE', 'RUNNING', 'LONG_RUNNING', 'WAITING_APPROVAL', 'DONE', 'FAILED'] as const;
 
@@ -11,6 +11,7 @@ export interface MetricsInput {
   storeDropped: number;
   /** Exceptions caught in panes' pipelines since the daemon started, by `stage\tprogram` (see FaultLog). */
   analysisErrors?: ReadonlyMap<string, number>;
+  history?: HistoryHealth;
 }
 
 export function renderMetrics(m: MetricsInput): string {
@@ -41,6 +42,13 @@ export function renderMetrics(m: MetricsInput): string {
     faults.push([{ stage, program }, n]);
   }
   metric('termsupervisor_analysis_errors_total', 'counter', "Exceptions caught in a pane's screen, analysis or state code since the daemon started (the pane went on), by stage and profile.", faults);
+  if (m.history) {
+    const h = m.history;
+    metric('termsupervisor_history_degraded', 'gauge', 'History is not being kept (1), with the failing operation and cause; 0 when writes go through.', [[h.status === 'degraded' ? { op: h.op ?? '', cause: h.cause ?? '' } : {}, h.status === 'degraded' ? 1 : 0]]);
+    metric('termsupervisor_history_queued', 'gauge', 'History writes waiting in memory for the database.', [[{}, h.queued]]);
+    metric('termsupervisor_history_failures_total', 'counter', 'History operations the database refused since the daemon started.', [[{}, h.failures]]);
+    metric('termsupervisor_history_recoveries_total', 'counter', 'Degraded stretches of history that ended by themselves since the daemon started.', [[{}, h.recoveries]]);
+  }
   const mem = process.memoryUsage();
   const cpu = process.cpuUsage();
   metric('process_resident_memory_bytes', 'gauge', 'Resident memory size in bytes.', [[{}, mem.rss]]);

@@ -7,7 +7,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertBuilt, ROOT, scratch, waitFor, Wrapped } from './harness.js';
+import { assertBuilt, ROOT, scratch, waitFor, Wrapped, type LogLine } from './harness.js';
 import { DaemonProcess, daemonDirs, until, type DaemonDirs } from './daemon-harness.js';
 
 const HOOK = join(ROOT, 'tests', 'helpers', 'throwing-profile', 'register.mjs');
@@ -67,7 +67,7 @@ describe('an exception in a pane\'s analysis', () => {
 
     // The word leaves the screen: the same command's turn is read as ever, in both processes.
     const typedAt = Date.now();
-    const after = (e: { ts?: unknown }) => Date.parse(String(e.ts)) >= typedAt;
+    const after = (e: LogLine) => Date.parse(String(e['ts'])) >= typedAt;
     await w.typeLine('clear; sleep 1; echo second-$((2+3))');
     // Its DONE (the turn may have begun with the first command: no read ended that one while the word was shown).
     await w.transition('DONE after the error', (e) => e.state === 'DONE' && after(e));
