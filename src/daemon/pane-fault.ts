@@ -59,6 +59,16 @@ export class FaultTracker {
     this.stage = 'analysis';
   }
 
+  /** Runs `fn` as `step`, reporting what it throws (off the per-write path: it costs a closure per call). */
+  guard(step: string, fn: () => void): void {
+    this.begin(step);
+    try {
+      fn();
+    } catch (e) {
+      this.report(e);
+    }
+  }
+
   /** An exception caught at the pane: kept, counted and passed on. Never throws. */
   report(e: unknown, stage: FaultStage = this.stage, step: string = this.step): void {
     let program = 'unknown';

@@ -2,7 +2,6 @@
 // machine. The only place these stages meet. Every event goes through the terminal's write queue so output,
 // typed input and process changes are seen in the order they happened, and in-band signals carry the time of the
 // chunk that held them.
-import { createActor, type Actor } from 'xstate';
 import type { AgentChoice, Config } from '../config/config.js';
 import type { PaneEvent } from '../attach/source.js';
 import { PaneScreen } from '../screen/pane-screen.js';
@@ -11,10 +10,12 @@ import { PaneChangeQueue } from '../queue/pane-change-queue.js';
 import { PaneAnalyzer } from '../analysis/pane-analyzer.js';
 import { forcedProgram } from '../analysis/profiles/index.js';
 import type { Signal } from '../analysis/types.js';
-import { paneMachine, signalEvent, type PaneMachineContext, type Transition } from '../state/pane-machine.js';
+import { signalEvent, type Transition } from '../state/pane-machine.js';
 import type { Clock } from '../state/clock.js';
 import { redactCommand } from './redact.js';
 import { FaultTracker, type FaultListener } from './pane-fault.js';
+import { PaneStateHost } from './pane-state-host.js';
+import { Fifo } from './fifo.js';
 
 /** Keys that submit, interrupt or answer (Enter, Esc, Ctrl-C, Ctrl-D, Tab): a turn may start or end with them. */
 const CONTROL_KEYS = /[\r\n\x1b\x03\x04\t]/;
@@ -29,30 +30,6 @@ const SYNC_FRAME_MAX_S = 1;
 export const WRITE_HIGH_WATER = 4 << 20;
 /** Events queued beyond which a feeder should wait too (a flood of one-byte events is cheap in bytes only). */
 export const MAX_QUEUED_EVENTS = 10_000;
-
-/** A FIFO with O(1) shift (Array.shift is O(n) and a flood of tiny events made replay quadratic). */
-class Fifo<T> {
-  private items: T[] = [];
-  private first = 0;
-  get size(): number {
-    return this.items.length - this.first;
-  }
-  get head(): T | undefined {
-    return this.first < this.items.length ? this.items[this.first] : undefined;
-  }
-  push(x: T): void {
-    this.items.push(x);
-  }
-  shift(): T | undefined {
-    const x = this.head;
-    this.first++;
-    if (this.first >= 1024 && this.first * 2 >= this.items.length) {
-      this.items = this.items.slice(this.first);
-      this.first = 0;
-    }
-    return x;
-  }
-}
 
 export interface PaneMonitorOptions {
   cfg: Config;
@@ -78,7 +55,7 @@ export class PaneMonitor {
   readonly transitions: Transition[] = [];
   /** Exceptions caught in this pane's pipeline: the pane goes on with its next event (see pane-fault.ts). */
   readonly faults: FaultTracker;
-  private actor: Actor<typeof paneMachine>;
+  private readonly machine: PaneStateHost;
   private readonly cfg: Config;
   private readonly clock: Clock;
   private readonly transitionListeners: TransitionListener[] = [];
@@ -107,7 +84,7 @@ export class PaneMonitor {
     this.queue = new PaneChangeQueue(th);
     this.analyzer = new PaneAnalyzer({ cfg: opts.cfg, forced: forcedProgram(opts.agent), command: opts.command });
     this.faults = new FaultTracker(() => this.nowS(), () => this.analyzer.currentProgram.program);
-    this.actor = this.startActor();
+    this.machine = new PaneStateHost({ clock: opts.clock, longRunningS: th.long_running_s, waitingFallbackIdleS: th.waiting_fallback_idle_s, faults: this.faults, onTransition: (tr) => this.recordTransition(tr) });
     this.screen.onSignal((signal, line) => {
       // Inside xterm's parser: an exception here would stop this terminal's write queue for good.
       const f = this.faults;
@@ -146,7 +123,7 @@ export class PaneMonitor {
   }
 
   get state() {
-    return this.actor.getSnapshot().context;
+    return this.machine.context;
   }
 
   /** Feed one source event. Cheap: the work happens as the terminal parses it. */
@@ -227,29 +204,23 @@ export class PaneMonitor {
 
   /** The person has seen the pane (dashboard ack, focus). */
   ack(by = 'user'): void {
-    this.faults.begin('ack');
-    try {
+    this.faults.guard('ack', () => {
       this.faults.stage = 'state';
-      this.machine().send({ type: 'ACK', t: this.nowS(), by });
+      this.machine.send({ type: 'ACK', t: this.nowS(), by });
       this.analyzer.setState(this.state.state);
-    } catch (e) {
-      this.faults.report(e);
-    }
+    });
   }
 
   /** Take a snapshot now if the screen changed, then run the analyzer's timers. */
   tick(): void {
-    this.faults.begin('tick');
-    try {
+    this.faults.guard('tick', () => {
       const t = this.nowS();
       // While a decision waits on the next read (analyzer.deciding), output not read yet may settle it: read it now
       // rather than at the steady pace, so a window never closes on a stale screen and a turn shows its work at once.
       this.maybeTake(t, this.analyzer.deciding);
       this.faults.stage = 'analysis';
       this.apply(this.analyzer.tick(t));
-    } catch (e) {
-      this.faults.report(e);
-    }
+    });
   }
 
   stop(): void {
@@ -257,7 +228,7 @@ export class PaneMonitor {
     this.stopped = true;
     if (this.tickTimer !== null) this.clock.clearTimeout(this.tickTimer);
     if (this.coalesceTimer !== null) this.clock.clearTimeout(this.coalesceTimer);
-    this.actor.stop();
+    this.machine.stop();
     this.screen.dispose();
     this.releaseDrain();
   }
@@ -284,12 +255,7 @@ export class PaneMonitor {
   private readonly onCoalesceTimer = (): void => {
     this.coalesceTimer = null;
     const now = this.nowS();
-    this.faults.begin('read');
-    try {
-      this.maybeTake(now, false);
-    } catch (e) {
-      this.faults.report(e);
-    }
+    this.faults.guard('read', () => this.maybeTake(now, false));
     this.armCoalesce(now);
   };
 
@@ -387,42 +353,10 @@ export class PaneMonitor {
           f.report(e);
         }
       }
-      this.machine().send(signalEvent(s));
+      this.machine.send(signalEvent(s));
       this.analyzer.setState(this.state.state);
       f.stage = 'analysis';
     }
-  }
-
-  /** The pane's machine; one that threw (XState stopped it) is first replaced by a new one in the state it reached. */
-  private machine(): Actor<typeof paneMachine> {
-    if (this.actor.getSnapshot().status === 'error') this.restartActor();
-    return this.actor;
-  }
-
-  private startActor(from?: PaneMachineContext): Actor<typeof paneMachine> {
-    const th = this.cfg.thresholds;
-    const actor = createActor(paneMachine, {
-      clock: this.clock,
-      input: {
-        nowMs: () => this.clock.now(),
-        onTransition: (tr) => this.recordTransition(tr),
-        longRunningS: th.long_running_s,
-        waitingFallbackIdleS: th.waiting_fallback_idle_s,
-      },
-      // A restart keeps the state the pane was in (its timers start with the next move).
-      ...(from && { snapshot: paneMachine.resolveState({ value: from.state, context: from }) }),
-    });
-    // XState stops an actor whose action threw and, with no error observer, rethrows the error outside any handler.
-    actor.subscribe({ error: (e) => this.faults.report(e, 'state') });
-    actor.start();
-    return actor;
-  }
-
-  /** The machine threw (it is stopped now): a new one takes over from the last state it reached. */
-  private restartActor(): void {
-    const failed = this.actor;
-    this.actor = this.startActor(failed.getSnapshot().context);
-    failed.stop();
   }
 
   private recordTransition(tr: Transition): void {
