@@ -37,6 +37,9 @@ export async function daemonCommand(argv: string[]): Promise<number> {
 
   const logFile = daemonLogPath();
   const log = createLogger({ file: logFile, level: cfg.log.level, maxBytes: cfg.log.max_bytes, keep: cfg.log.keep });
+  // What still escapes every handler (no pane's screen, analysis or state code can: PaneMonitor catches it) is written
+  // to daemon.log before node prints it and exits, so the log says what ended the daemon.
+  process.on('uncaughtExceptionMonitor', (err, origin) => log.fatal({ kind: 'daemon', event: 'crash', origin, err }, 'daemon crashed'));
   let daemon;
   try {
     daemon = await startDaemon({ cfg, version: VERSION, log, ...(port !== undefined && { port }), ...(host && { host }), ...(db && { db }), tmux });

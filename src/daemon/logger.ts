@@ -10,7 +10,7 @@
 //       pane        a pane was attached, renamed, closed: event, attach (+ command at debug); at error, an
 //                   exception caught in its pipeline (event analysis_error: stage, step, rule, profile, err)
 //       notify      a notification decision: state, sent, reason (errors: err, channel)
-//       daemon      start, stop, config, store maintenance
+//       daemon      start, stop, config, store maintenance; at fatal, what ended the process (event crash)
 //       http        requests and websocket clients of the API
 //   - Pane lines come from paneLogger(), which binds pane (id), name and program.
 //   - Screen text (`line`, `prompt`, `edge`) and command lines (`command`, `cmd`) are written ONLY when the logger

@@ -84,4 +84,17 @@ describe('an exception in a pane\'s analysis', () => {
     await w.typeLine('exit 0');
     expect((await w.exited()).exitCode).toBe(0);
   });
+
+  it('anything that still escapes is written to daemon.log (fatal) before the daemon exits', async () => {
+    const d = daemonDirs();
+    undo.push(() => d.cleanup());
+    const env = { ...d.env, NODE_OPTIONS: `--import=${join(ROOT, 'tests', 'helpers', 'crash-later.mjs')}` };
+    const dm = await DaemonProcess.start({ ...d, env });
+    undo.push(() => dm.stop('SIGKILL'));
+    dm.child.kill('SIGUSR2');
+    const exit = await dm.exited;
+    expect(exit.code).not.toBe(0);
+    const lines = readFileSync(join(d.dir, 'state', 'termsupervisor', 'daemon.log'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.at(-1)).toMatchObject({ level: 'fatal', kind: 'daemon', event: 'crash', origin: 'uncaughtException', err: { message: 'injected crash for the test' } });
+  });
 });
