@@ -50,7 +50,7 @@ export function statusLines(panes: PaneView[], now: number, paint: Paint): strin
     const name = cut(p.name, nameW).padEnd(nameW);
     // A fixed-width "needs you" column keeps the rest aligned; stalled and closed are rarer and go after it.
     const needs = p.needsYou ? paint(color, NEEDS_YOU, true) : ' '.repeat(NEEDS_YOU.length);
-    const extra = [p.stalled ? paint('stalled', `${STALL_ICON} stalled`) : '', p.alive ? '' : paint('dim', 'closed'), p.exitCodeUnknown ? paint('dim', EXIT_CODE_UNKNOWN) : ''];
+    const extra = [p.stalled ? paint('stalled', `${STALL_ICON} stalled`) : '', p.alive ? '' : paint('dim', 'closed'), p.exitCodeUnknown ? paint('dim', EXIT_CODE_UNKNOWN) : '', p.analysisError ? paint('failed', `analysis error (${p.analysisError.stage})`) : ''];
     const why = [p.rule, p.line ? JSON.stringify(cut(p.line.trim(), LINE_WIDTH)) : ''].filter(Boolean).join(' ');
     return [state, age, name, p.program.padEnd(progW), needs, ...extra, why && paint('dim', why), paint('dim', `[${p.id}]`)].filter(Boolean).join('  ');
   });
