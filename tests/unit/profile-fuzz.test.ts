@@ -17,6 +17,19 @@ const SEED = 0x5afe_14;
 const SCREENS = 2500;
 /** Screens per agent choice through the whole pipeline (each one painted, keyed and waited on). */
 const PIPELINE_SCREENS = 40;
+/** Hooks of every agent, with their events and details and some that no agent sends (prototype names too). */
+const HOOK_AGENTS = ['claude', 'codex', 'gemini', 'qwen', 'opencode', 'kilo'] as const;
+const HOOK_EVENTS = ['Stop', 'StopFailure', 'PreToolUse', 'PostToolUse', 'Notification', 'UserPromptSubmit', 'PermissionRequest', 'SessionStart', 'SessionEnd',
+  'AfterAgent', 'BeforeAgent', 'agent-turn-complete', 'chat.message', 'session.status', 'session.idle', 'session.error', 'permission.asked', 'permission.replied',
+  'question.asked', 'question.replied', '__proto__', 'constructor', 'toString', '', 'x'.repeat(300)];
+const HOOK_DETAILS = ['', 'permission_prompt', 'idle_prompt', 'elicitation_dialog', 'busy', 'idle', 'retry', 'reject', 'once', 'MessageAbortedError', '__proto__', 'constructor'];
+/** In-band marks in every shape, valid or not: shell integration, Codex's OSC 7501, notifications. */
+const IN_BAND: ReadonlyArray<(r: Prng) => string> = [
+  (r) => `\x1b]133;${r.pick(['A', 'B', 'C', 'D', 'D;0', 'D;1', 'D;x', 'E;ls', 'P;k=v', 'Z', ''])}\x07`,
+  (r) => `\x1b]633;${r.pick(['A', 'B', 'C', 'D;2', 'E;make\\x20test;nonce', 'P;Cwd=/tmp', ''])}\x07`,
+  (r) => `\x1b]7501;${r.pick(['working', 'blocked', 'done', 'error', 'idle', 'nonsense', ''])}${r.chance(0.5) ? ';reason=x;=;;k' : ''}\x07`,
+  (r) => `\x1b]${r.pick(['9', '777;notify'])};${r.pick(['title', '', ';;;'])};body\x07`,
+];
 const VERDICTS = new Set(['working', 'waiting', 'ready', 'failed', 'unknown', 'resting']);
 
 const cfg = loadConfig();
@@ -85,6 +98,8 @@ describe('the pane pipeline under generated screens', () => {
         await feeder.output('\x1b[H\x1b[2J' + s.snap.lines.join('\r\n'), r.int(0, 300));
         if (r.chance(0.4)) await feeder.input(r.pick(['\r', '\x1b', '\x03', 'y', 'hello\r', '\t', '1']), r.int(0, 500));
         if (r.chance(0.2)) await feeder.feed({ kind: 'process', name: r.pick(['bash', 'claude', 'node', 'gemini', 'vim', 'sleep']) }, r.int(0, 100));
+        if (r.chance(0.15)) feeder.monitor.hook(feeder.t, { kind: 'hook', agent: r.pick(HOOK_AGENTS), event: r.pick(HOOK_EVENTS), detail: r.pick(HOOK_DETAILS), session: r.pick(['', 's1', 's2']) }, r.pick(pool));
+        if (r.chance(0.15)) await feeder.output(r.pick(IN_BAND)(r), r.int(0, 50));
         if (r.chance(0.2)) await feeder.settle(r.int(0, 20_000));
       }
       await feeder.settle(30_000);
