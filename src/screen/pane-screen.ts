@@ -124,7 +124,11 @@ export class PaneScreen {
     if (typeof core?.registerCsiHandler !== 'function') return false;
     for (const final of LOOPING_CSI_FINALS) {
       this.disposables.push(core.registerCsiHandler({ final }, (p) => {
-        clampRepeatParams(p);
+        try {
+          clampRepeatParams(p);
+        } catch (e) {
+          this.fault(e); // inside xterm's parser: thrown on, it would stop this terminal's write queue for good
+        }
         return false; // xterm's own handler runs next, on the clamped counts
       }));
     }
