@@ -44,8 +44,8 @@ describe('run: hostile output', () => {
     const exit = events.find((e) => e.kind === 'pane_exit')!;
     const start = events.find((e) => e.kind === 'pane_start')!;
     // The monitor was busy well past the line: it logged the pane's exit only once it had parsed everything.
-    expect(Date.parse(exit.ts) - printed, w.diag()).toBeGreaterThan(MAX_LINE_DELAY_MS);
-    expect(Date.parse(start.ts)).toBeLessThan(printed);
+    expect(Date.parse(String(exit.ts)) - printed, w.diag()).toBeGreaterThan(MAX_LINE_DELAY_MS);
+    expect(Date.parse(String(start.ts))).toBeLessThan(printed);
     expect(w.transitions().at(-1), w.diag()).toMatchObject({ state: 'DONE', rule: 'run.command_finished' });
   });
 });
