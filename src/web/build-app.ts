@@ -10,6 +10,8 @@ import { StaticFiles } from './static-files.js';
 import { parseHookBody } from '../hooks/hook-body.js';
 import { WsHub, type HubOptions } from './ws-hub.js';
 import { registerTaskRoutes } from './task-routes.js';
+import { StoreError } from '../store/store-error.js';
+import type { HealthView } from './api-types.js';
 
 export interface AppOptions {
   api: DaemonApi;
@@ -57,7 +59,15 @@ export function buildApp(opts: AppOptions): App {
     }
   });
 
-  app.get('/healthz', async () => ({ ok: true, version: api.version }));
+  app.get('/healthz', async (): Promise<HealthView> => {
+    const history = api.history?.();
+    return history ? { ok: history.status === 'ok', version: api.version, history } : { ok: true, version: api.version };
+  });
+  // History that cannot be read (a damaged page) is a 503 naming the cause, not a 500 or an empty list.
+  app.setErrorHandler((err, _req, reply) => {
+    if (err instanceof StoreError) return reply.code(503).send({ error: err.message });
+    return reply.send(err);
+  });
   app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(api.metrics() + hubMetrics(hub)));
 
   app.get('/', async (_req, reply) => {
@@ -124,7 +134,8 @@ export function buildApp(opts: AppOptions): App {
       if (!auth.mayWatch(req)) return refuse(401, 'Unauthorized');
       wssFeed.handleUpgrade(raw, socket, head, (ws: WebSocket) => {
         ws.on('message', () => {}); // the dashboard only listens; anything it sends is ignored
-        hub.add(ws, { type: 'hello', version: api.version, panes: api.panes() });
+        const history = api.history?.();
+        hub.add(ws, { type: 'hello', version: api.version, panes: api.panes(), ...(history && { history }) });
       });
       return;
     }
