@@ -70,7 +70,7 @@ export async function waitCommand(argv: string[]): Promise<number> {
     };
     const timer = timeoutS === null ? undefined : setTimeout(() => finish(WAIT_EXIT.timeout, `timed out after ${timeoutS}s: pane ${id ?? pane} is ${state ?? 'unknown'}, not ${until}`), timeoutS * 1000);
     ws.on('error', (e) => finish(WAIT_EXIT.timeout, `cannot reach the daemon at ${target.url} (${e.message}): is it running? \`termsupervisor doctor\` says more`));
-    ws.on('close', () => finish(id === null ? WAIT_EXIT.timeout : WAIT_EXIT.gone, `the daemon at ${target.url} closed the connection`));
+    ws.on('close', (code, reason) => finish(id === null ? WAIT_EXIT.timeout : WAIT_EXIT.gone, `the daemon at ${target.url} closed the connection${reason.length ? `: ${code} ${reason.toString()}` : ''}`));
     ws.on('message', (data) => {
       const m = JSON.parse(data.toString()) as WsMessage;
       if (m.type === 'hello') {

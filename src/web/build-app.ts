@@ -10,6 +10,7 @@ import { StaticFiles } from './static-files.js';
 import { parseHookBody } from '../hooks/hook-body.js';
 import { WsHub, type HubOptions } from './ws-hub.js';
 import { registerTaskRoutes } from './task-routes.js';
+import { FEED_FULL_CLOSE_CODE, FeedSlots } from './feed-slots.js';
 
 export interface AppOptions {
   api: DaemonApi;
@@ -22,6 +23,8 @@ export interface AppOptions {
   /** Largest message a link (run wrapper, bridge) may send: one pty read is far smaller. */
   maxLinkMessageBytes?: number;
   logger?: boolean;
+  /** Caps on open /ws feeds (default: feed-slots.ts). */
+  feedSlots?: FeedSlots;
 }
 
 /** Rows of history `GET /api/panes/:id/transitions` returns at most, whatever `limit` asks. */
@@ -43,6 +46,7 @@ export function buildApp(opts: AppOptions): App {
   const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 1 << 20 });
   const files = new StaticFiles(opts.webDir);
   const hub = new WsHub(opts.hub);
+  const slots = opts.feedSlots ?? new FeedSlots();
   const unsubscribe = api.subscribe((m) => {
     hub.publish(m);
     if (m.type === 'transition') hub.flushPane(m.transition.paneId);
@@ -58,7 +62,7 @@ export function buildApp(opts: AppOptions): App {
   });
 
   app.get('/healthz', async () => ({ ok: true, version: api.version }));
-  app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(api.metrics() + hubMetrics(hub)));
+  app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(api.metrics() + hubMetrics(hub, slots)));
 
   app.get('/', async (_req, reply) => {
     const f = files.index;
@@ -122,7 +126,10 @@ export function buildApp(opts: AppOptions): App {
     if (opts.loopback && !loopbackHost(raw.headers.host)) return refuse(403, 'Forbidden');
     if (path === '/ws') {
       if (!auth.mayWatch(req)) return refuse(401, 'Unauthorized');
+      const slot = slots.take(auth.hasToken(req) ? 'token' : 'open');
       wssFeed.handleUpgrade(raw, socket, head, (ws: WebSocket) => {
+        if ('refused' in slot) return ws.close(FEED_FULL_CLOSE_CODE, slot.refused);
+        ws.once('close', slot.release);
         ws.on('message', () => {}); // the dashboard only listens; anything it sends is ignored
         hub.add(ws, { type: 'hello', version: api.version, panes: api.panes() });
       });
@@ -162,7 +169,7 @@ function parseLimit(v: string | undefined): number | null {
   return n >= 1 && n <= MAX_LIMIT ? n : null;
 }
 
-function hubMetrics(hub: WsHub): string {
+function hubMetrics(hub: WsHub, slots: FeedSlots): string {
   return [
     '# HELP termsupervisor_ws_clients Dashboard websocket clients connected.',
     '# TYPE termsupervisor_ws_clients gauge',
@@ -176,6 +183,9 @@ function hubMetrics(hub: WsHub): string {
     '# HELP termsupervisor_ws_dropped_total Clients dropped for not reading.',
     '# TYPE termsupervisor_ws_dropped_total counter',
     `termsupervisor_ws_dropped_total ${hub.dropped}`,
+    '# HELP termsupervisor_ws_refused_total Feeds refused because the cap on open feeds was reached.',
+    '# TYPE termsupervisor_ws_refused_total counter',
+    `termsupervisor_ws_refused_total ${slots.refused}`,
     '',
   ].join('\n');
 }
