@@ -61,6 +61,13 @@ export function buildApp(opts: AppOptions): App {
     }
   });
 
+  // Every route reads its query parameters as single strings: a repeated one (`?pane=a&pane=b`, parsed as an
+  // array) is the client's mistake, said as such, for every route at once rather than a 500 from one of them.
+  app.addHook('preValidation', async (req, reply) => {
+    const repeated = Object.entries((req.query ?? {}) as Record<string, unknown>).find(([, v]) => Array.isArray(v));
+    if (repeated) return reply.code(400).send({ error: `query parameter ${JSON.stringify(repeated[0])} is given ${(repeated[1] as unknown[]).length} times: give it once` });
+  });
+
   app.get('/healthz', async () => ({ ok: true, version: api.version }));
   app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(api.metrics() + hubMetrics(hub, slots)));
 
