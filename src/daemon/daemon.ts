@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import type { Config } from '../config/config.js';
 import { defaultDbPath } from '../config/paths.js';
 import { HistoryStore } from '../store/history-store.js';
+import type { HistoryHealth } from '../store/store-health.js';
 import { Auth, isLoopbackAddress } from '../web/auth.js';
 import { buildApp, type App } from '../web/build-app.js';
 import { Notifier } from '../notify/notifier.js';
@@ -84,13 +85,22 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
   const d = o.cfg.daemon;
   const token = loadOrCreateToken(tokenPath(env));
   const auth = new Auth(token, loopback);
+  /** History health changes go to the dashboards once the registry (their feed) exists. */
+  let publishHealth: (h: HistoryHealth) => void = () => {};
   const store = HistoryStore.open(dbPath, {
     flushMs: d.store_flush_s * 1000,
+    publishFlushMs: d.publish_flush_s * 1000,
     retentionDays: d.retention_days,
     onError: (err) => o.log.error({ kind: 'daemon', err: String(err) }, 'history write failed'),
+    onHealth: ({ health, degradedMs }) => {
+      if (health.status === 'degraded') o.log.error({ kind: 'history', event: 'degraded', db: dbPath, ...health }, `history degraded: ${health.cause}`);
+      else o.log.info({ kind: 'history', event: 'recovered', db: dbPath, degradedS: (degradedMs ?? 0) / 1000 }, 'history recovered: writes go through again');
+      publishHealth(health);
+    },
   });
+  // From here on a storage error never ends the daemon: it reports history degraded and keeps supervising.
   store.prune();
-  closeLeftovers(store);
+  closeLeftovers(store, o.log);
 
   let links: PaneLinks | null = null;
   let bridges: Iterm2Bridges | null = null;
@@ -153,6 +163,7 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
     },
   });
   registry.tasks = tasks;
+  publishHealth = (history) => registry.broadcast({ type: 'history', history });
 
   const app = buildApp({
     api: registry,
@@ -166,7 +177,13 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
   const bound = typeof addr === 'object' && addr ? addr.port : port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
   writeRuntimeFile({ url, pid: process.pid, startedAt: Date.now(), version: o.version, db: dbPath }, runtimePath);
-  const pruneTimer = setInterval(() => store.prune(), PRUNE_EVERY_MS);
+  const pruneTimer = setInterval(() => {
+    try {
+      store.prune(); // a storage failure is reported as history degraded, and tried again by the store
+    } catch (e) {
+      o.log.error({ kind: 'history', err: String(e) }, 'history retention prune failed');
+    }
+  }, PRUNE_EVERY_MS);
   pruneTimer.unref();
   o.log.info({ kind: 'daemon', event: 'started', url, pid: process.pid, loopback }, 'daemon started');
   const tmuxCfg = { ...o.cfg.tmux, ...o.tmux };
@@ -204,7 +221,13 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
 }
 
 /** Panes the previous daemon had attached are not attached to this one until their source comes back. */
-function closeLeftovers(store: HistoryStore): void {
+function closeLeftovers(store: HistoryStore, log: Logger): void {
   const now = Date.now();
-  for (const p of store.panes()) if (p.closedAt === null) store.upsertPane({ ...p, closedAt: now, rule: 'daemon.restarted' });
+  let panes;
+  try {
+    panes = store.panes();
+  } catch (e) {
+    return void log.error({ kind: 'history', err: String(e) }, 'history unreadable: panes of the previous daemon not closed');
+  }
+  for (const p of panes) if (p.closedAt === null) store.upsertPane({ ...p, closedAt: now, rule: 'daemon.restarted' });
 }

@@ -10,7 +10,14 @@ import { dirname } from 'node:path';
 /** The lock file cannot be made or opened (a read-only dir, a damaged file): a clear message, not a stack. */
 export class LockError extends Error {
   override readonly name = 'LockError';
+  /** The place is not writable (a read-only mount, no permission): nothing there can be written by anyone. */
+  get unwritable(): boolean {
+    const code = (this.cause as { code?: unknown } | undefined)?.code;
+    return typeof code === 'string' && UNWRITABLE.has(code);
+  }
 }
+
+const UNWRITABLE = new Set(['EROFS', 'EACCES', 'EPERM', 'SQLITE_READONLY', 'SQLITE_CANTOPEN']);
 
 export interface InstanceLock {
   readonly path: string;

@@ -2,7 +2,7 @@
 // runtime file (clients then lose the first, which keeps serving) and write the same database; so it refuses at
 // start, naming the first's address. Locks, not the runtime file, decide: they die with their process.
 import { dirname, join } from 'node:path';
-import { tryLock, type InstanceLock } from './instance-lock.js';
+import { LockError, tryLock, type InstanceLock } from './instance-lock.js';
 import { readRuntimeFile } from './runtime-file.js';
 
 /** A daemon already holds the database or the runtime file; the message names it and the way out. */
@@ -34,7 +34,15 @@ export function claimInstance(dbPath: string, runtimePath: string): InstanceClai
   if (!runtime) throw new DaemonRunningError(refusal('runtime', dbPath, runtimePath));
   held.push(runtime);
   const dbLock = databaseLockPath(dbPath);
-  const db = dbLock === null ? null : tryLock(dbLock);
+  let db: InstanceLock | null = null;
+  try {
+    db = dbLock === null ? null : tryLock(dbLock);
+  } catch (e) {
+    // A folder nobody can write in holds a database nobody can write either: the store says so, read-only.
+    if (e instanceof LockError && e.unwritable) return { release };
+    release();
+    throw e;
+  }
   if (dbLock !== null && !db) {
     release();
     throw new DaemonRunningError(refusal('database', dbPath, runtimePath));

@@ -11,6 +11,8 @@ import { parseHookBody } from '../hooks/hook-body.js';
 import { WsHub, type HubOptions } from './ws-hub.js';
 import { registerTaskRoutes } from './task-routes.js';
 import { FEED_FULL_CLOSE_CODE, FeedSlots } from './feed-slots.js';
+import { StoreError } from '../store/store-error.js';
+import type { HealthView } from './api-types.js';
 
 export interface AppOptions {
   api: DaemonApi;
@@ -68,7 +70,15 @@ export function buildApp(opts: AppOptions): App {
     if (repeated) return reply.code(400).send({ error: `query parameter ${JSON.stringify(repeated[0])} is given ${(repeated[1] as unknown[]).length} times: give it once` });
   });
 
-  app.get('/healthz', async () => ({ ok: true, version: api.version }));
+  app.get('/healthz', async (): Promise<HealthView> => {
+    const history = api.history?.();
+    return history ? { ok: history.status === 'ok', version: api.version, history } : { ok: true, version: api.version };
+  });
+  // History that cannot be read (a damaged page) is a 503 naming the cause, not a 500 or an empty list.
+  app.setErrorHandler((err, _req, reply) => {
+    if (err instanceof StoreError) return reply.code(503).send({ error: err.message });
+    return reply.send(err);
+  });
   app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(api.metrics() + hubMetrics(hub, slots)));
 
   app.get('/', async (_req, reply) => {
@@ -138,7 +148,8 @@ export function buildApp(opts: AppOptions): App {
         if ('refused' in slot) return ws.close(FEED_FULL_CLOSE_CODE, slot.refused);
         ws.once('close', slot.release);
         ws.on('message', () => {}); // the dashboard only listens; anything it sends is ignored
-        hub.add(ws, { type: 'hello', version: api.version, panes: api.panes() });
+        const history = api.history?.();
+        hub.add(ws, { type: 'hello', version: api.version, panes: api.panes(), ...(history && { history }) });
       });
       return;
     }
