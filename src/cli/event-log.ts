@@ -74,7 +74,7 @@ export interface AnalysisErrorEvent extends EventBase {
   step: string;
   /** The error's name and message. */
   error: string;
-  /** Errors caught in this pane so far (repeats of the last one are not all logged: see run.ts). */
+  /** Errors caught in this pane so far (repeats of the last one are not all logged: see monitor-worker.ts); 1 when the monitor's thread itself failed (step "thread": the pane then passes through unwatched). */
   count: number;
 }
 

@@ -13,6 +13,7 @@ import type { NotifyEvent, NotifyKind } from '../notify/types.js';
 import { StoreError } from '../store/store-error.js';
 import { LivePane, paneView, type PaneState, type UntimedEvent } from './live-pane.js';
 import { renderMetrics } from './metrics.js';
+import { redactText } from './redact.js';
 import { logSignal, logTransition, paneLogger, type Logger } from './logger.js';
 import { FaultLog } from './fault-log.js';
 
@@ -176,7 +177,13 @@ export class PaneRegistry implements DaemonApi {
     return r ? paneView(r, [], false) : null;
   }
 
+  /** The screen as shown anywhere (the API, the dashboard): secrets masked line by line, as the edge is. */
   screen(id: string): string | null {
+    return this.rawScreen(id)?.split('\n').map(redactText).join('\n') ?? null;
+  }
+
+  /** The screen as the terminal has it, for what reads it but never shows it (a task's criteria). */
+  rawScreen(id: string): string | null {
     return this.live.get(id)?.screenText() ?? null;
   }
 
