@@ -7,7 +7,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertBuilt, ROOT, scratch, waitFor, Wrapped, type LogLine } from './harness.js';
+import { assertBuilt, ROOT, scratch, testEnv, waitFor, Wrapped, type LogLine } from './harness.js';
 import { DaemonProcess, daemonDirs, until, type DaemonDirs } from './daemon-harness.js';
 
 const HOOK = join(ROOT, 'tests', 'helpers', 'throwing-profile', 'register.mjs');
@@ -83,6 +83,21 @@ describe('an exception in a pane\'s analysis', () => {
     expect(await dm.get<{ ok: boolean }>('/healthz')).toMatchObject({ ok: true });
     await w.typeLine('exit 0');
     expect((await w.exited()).exitCode).toBe(0);
+  });
+
+  it('run: a monitor thread that dies leaves the pass-through working and says so in the event log', async () => {
+    const s = scratch();
+    undo.push(s.cleanup);
+    const env = { ...testEnv(s.dir), NODE_OPTIONS: `--import=${HOOK}`, TERMSUPERVISOR_TEST_WORKER_DIES: '1' };
+    const w = new Wrapped(s.log, ['--no-daemon', '--name', 'unwatched', '--', ...BASH], env);
+    undo.push(() => w.kill());
+    await waitFor('the first prompt', () => w.output.includes('$ '), w.diag);
+    const died = await waitFor('analysis_error (thread) in the event log', () => w.events().find((e) => e.kind === ('analysis_error' as never)), w.diag);
+    expect(died).toMatchObject({ stage: 'analysis', step: 'thread', error: expect.stringContaining('injected: the pane monitor thread dies') });
+    await w.typeLine('echo still-$((20+1))');
+    await waitFor('the pass-through after the thread died', () => w.output.includes('still-21'), w.diag);
+    await w.typeLine('exit 4');
+    expect((await w.exited()).exitCode).toBe(4);
   });
 
   it('anything that still escapes is written to daemon.log (fatal) before the daemon exits', async () => {
