@@ -113,3 +113,21 @@ describe('an exception in a pane\'s analysis', () => {
     expect(lines.at(-1)).toMatchObject({ level: 'fatal', kind: 'daemon', event: 'crash', origin: 'uncaughtException', err: { message: 'injected crash for the test' } });
   });
 });
+
+describe('classify on a screen its profile fails on', () => {
+  it('prints one clear line naming the analysis error and exits 1, without a stack trace', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { BIN } = await import('./harness.js');
+    const s = scratch();
+    undo.push(s.cleanup);
+    const r = spawnSync(BIN, ['classify', '-'], {
+      input: `$ echo ${WORD}\n${WORD}\n$ `,
+      env: { ...testEnv(s.dir), NODE_OPTIONS: `--import=${HOOK}`, TERMSUPERVISOR_TEST_THROW_ON: WORD },
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/^termsupervisor: classify: analysis error on this screen: TypeError: Cannot read properties of undefined \(reading 'trim'\)/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stdout).toBe('');
+  });
+});
