@@ -11,6 +11,7 @@ import { PaneChangeQueue } from '../queue/pane-change-queue.js';
 import { PaneAnalyzer } from '../analysis/pane-analyzer.js';
 import { forcedProgram } from '../analysis/profiles/index.js';
 import type { Signal } from '../analysis/types.js';
+import type { MarkRefusal } from '../analysis/mark-gate.js';
 import { paneMachine, signalEvent, type Transition } from '../state/pane-machine.js';
 import type { Clock } from '../state/clock.js';
 import { redactCommand } from './redact.js';
@@ -62,6 +63,8 @@ export interface PaneMonitorOptions {
   command?: string;
   /** Called before each event is applied with its time (replay advances its virtual clock here). */
   beforeEvent?: (tSeconds: number) => void;
+  /** The nonce a shell `run` started with integration puts on its marks (src/shell/inject.ts). */
+  markNonce?: string | null;
 }
 
 /** What waits in the terminal's write queue: a source event, or an agent's hook delivered out of band. */
@@ -69,6 +72,14 @@ type QueuedEvent = PaneEvent | { kind: 'hook'; t: number; signal: Extract<InBand
 
 export type TransitionListener = (tr: Transition) => void;
 export type SignalListener = (sig: Signal) => void;
+/** A mark ignored as forged or out of order (src/analysis/mark-gate.ts), with the cursor row it came on. */
+export interface IgnoredMark {
+  t: number;
+  signal: InBandSignal;
+  line: string;
+  reason: MarkRefusal;
+}
+export type IgnoredMarkListener = (m: IgnoredMark) => void;
 
 export class PaneMonitor {
   readonly screen: PaneScreen;
@@ -81,6 +92,7 @@ export class PaneMonitor {
   private readonly transitionListeners: TransitionListener[] = [];
   private readonly signalListeners: SignalListener[] = [];
   private readonly changeListeners: Array<() => void> = [];
+  private readonly ignoredListeners: IgnoredMarkListener[] = [];
   /** Events queued in the terminal, oldest first: the head is the chunk being parsed. */
   private readonly inFlight = new Fifo<QueuedEvent>();
   private pending = 0;
@@ -102,7 +114,7 @@ export class PaneMonitor {
     const th = opts.cfg.thresholds;
     this.screen = new PaneScreen({ cols: opts.cols, rows: opts.rows });
     this.queue = new PaneChangeQueue(th);
-    this.analyzer = new PaneAnalyzer({ cfg: opts.cfg, forced: forcedProgram(opts.agent), command: opts.command });
+    this.analyzer = new PaneAnalyzer({ cfg: opts.cfg, forced: forcedProgram(opts.agent), command: opts.command, markNonce: opts.markNonce ?? null });
     this.actor = createActor(paneMachine, {
       clock: opts.clock,
       input: {
@@ -115,8 +127,15 @@ export class PaneMonitor {
     this.actor.start();
     this.screen.onSignal((signal, line) => {
       const t = this.inFlight.head?.t ?? this.nowS();
+      const ts: TimedSignal = { t, signal, line };
+      // A forged or out-of-order mark is ignored whole: it does not even hasten the next screen read.
+      const refused = this.analyzer.admit(ts);
+      if (refused) {
+        for (const l of this.ignoredListeners) l({ ...ts, reason: refused });
+        return;
+      }
       if (signal.kind !== 'title' || this.titleKindChanged(signal.title)) this.queue.noteEvent(t);
-      this.apply(this.analyzer.signal({ t, signal, line } satisfies TimedSignal));
+      this.apply(this.analyzer.signal(ts));
       this.refreshTick();
     });
     this.scheduleTick();
@@ -128,6 +147,11 @@ export class PaneMonitor {
 
   onSignal(l: SignalListener): void {
     this.signalListeners.push(l);
+  }
+
+  /** Each mark ignored as forged or out of order. */
+  onIgnoredMark(l: IgnoredMarkListener): void {
+    this.ignoredListeners.push(l);
   }
 
   /** After each coalesced screen read (the daemon pushes the live edge from here, not per write). */

@@ -1,0 +1,126 @@
+// Which in-band marks to believe. A mark is a few bytes in the pane's output, and any program's output can hold
+// such bytes (a `cat` of a file holding ESC]133;D;0, a test printing escapes, a log of another session), so a mark
+// is believed only where it can have come from what makes it:
+//  - a shell `run` started with integration (src/shell/inject.ts) puts the session's nonce on every mark it makes,
+//    as VS Code's terminals do: its OSC 133/633 marks without that nonce are forged;
+//  - any other mark (a person's own shell integration, a tmux pane, the iTerm2 bridge's, Codex's OSC 7501) is
+//    believed only in an order one command or one agent turn can make: a command ends (D) only after it started
+//    (C), starts only at a prompt (after A or B), a prompt does not start while a command runs; an agent turn is
+//    blocked, done or failed only after it was working. A shell that never makes some mark (no A, B or C: zsh and
+//    fish variants, bash before 4.4) is not held to it: what it has been seen to make is learned as it goes.
+// A mark refused is ignored whole (counted and logged by the analyzer, see tier1-inputs.ts). Pure.
+import type { InBandSignal } from '../screen/types.js';
+import type { Phase } from './time-windows.js';
+
+export type MarkRefusal = 'forged_mark' | 'mark_out_of_order';
+
+/** Where the shell's marks have it: before any, at its prompt (A), reading the command line (B), running a command
+ * (C), or the command reported ended (D). */
+type ShellAt = 'unknown' | 'prompt' | 'input' | 'running' | 'ended';
+/** Codex's reports: no turn open, working on one (working, blocked), or the turn just done. */
+type AgentAt = 'none' | 'turn' | 'done';
+
+export class MarkGate {
+  private shell: ShellAt = 'unknown';
+  /** Marks this pane's shell has been seen to make (a mark is only required of a shell that makes it). */
+  private readonly makes = { A: false, B: false, C: false };
+  private agent: AgentAt = 'none';
+  /** A shell-integration mark was believed: the shell reports its own commands (Tier 1). */
+  shellIntegration = false;
+
+  /** `nonce`: the one a shell we started with integration puts on its marks (null: we started none). */
+  constructor(private readonly nonce: string | null) {}
+
+  /** null: believe the mark (the gate takes it in); otherwise why not. Signals that are no marks always pass.
+   * `phase`: the pane's, for a Codex idle outside a turn (it ends whatever runs). */
+  check(s: InBandSignal, phase: Phase): MarkRefusal | null {
+    switch (s.kind) {
+      case 'prompt-start':
+      case 'command-input':
+      case 'command-executed':
+      case 'command-finished':
+      case 'command-line': {
+        if (s.protocol === 'run') return null; // the wrapper saw its own program start and end: no bytes involved
+        if (this.nonce !== null && s.nonce !== this.nonce) return 'forged_mark';
+        const refusal = this.nonce !== null ? null : this.shellOrder(s.kind);
+        if (refusal === null) this.shellTake(s.kind);
+        return refusal;
+      }
+      case 'agent-state': {
+        const refusal = this.agentOrder(s.state, phase);
+        if (refusal === null) this.agentTake(s.state);
+        return refusal;
+      }
+      default:
+        return null;
+    }
+  }
+
+  private shellOrder(kind: 'prompt-start' | 'command-input' | 'command-executed' | 'command-finished' | 'command-line'): MarkRefusal | null {
+    const at = this.shell;
+    const { A, B, C } = this.makes;
+    const atPrompt = at === 'prompt' || at === 'input';
+    let ok: boolean;
+    switch (kind) {
+      case 'prompt-start':
+        ok = at !== 'running';
+        break;
+      case 'command-input':
+        ok = atPrompt || (!A && at !== 'running');
+        break;
+      case 'command-executed':
+        // At the prompt; or, for a shell that marks no prompt, wherever no command runs (also the first mark of a
+        // pane attached after its prompt was drawn).
+        ok = atPrompt || (!A && !B && (at === 'unknown' || at === 'ended'));
+        break;
+      case 'command-finished':
+        // After its C; a shell that makes no C ends at most once per prompt.
+        ok = at === 'running' || (!C && (at !== 'ended' || (!A && !B)));
+        break;
+      case 'command-line':
+        ok = at !== 'ended';
+        break;
+    }
+    return ok ? null : 'mark_out_of_order';
+  }
+
+  private shellTake(kind: InBandSignal['kind']): void {
+    this.shellIntegration = true;
+    if (kind === 'prompt-start') {
+      this.shell = 'prompt';
+      this.makes.A = true;
+    } else if (kind === 'command-input') {
+      this.shell = 'input';
+      this.makes.B = true;
+    } else if (kind === 'command-executed') {
+      this.shell = 'running';
+      this.makes.C = true;
+    } else if (kind === 'command-finished') {
+      this.shell = 'ended';
+    }
+  }
+
+  private agentOrder(state: string, phase: Phase): MarkRefusal | null {
+    const at = this.agent;
+    switch (state) {
+      case 'blocked':
+      case 'done':
+        return at === 'turn' ? null : 'mark_out_of_order';
+      case 'error':
+        // An error right after done still fails that turn (agent-state.ts).
+        return at !== 'none' ? null : 'mark_out_of_order';
+      case 'idle':
+        // Codex says idle at launch and after an interrupt; outside a turn of its own an idle may not end the
+        // pane's turn (a shell command's, say).
+        return at !== 'none' || phase === 'rest' ? null : 'mark_out_of_order';
+      default:
+        return null; // working starts a turn anywhere; a state we do not know does nothing
+    }
+  }
+
+  private agentTake(state: string): void {
+    if (state === 'working' || state === 'blocked') this.agent = 'turn';
+    else if (state === 'done') this.agent = 'done';
+    else if (state === 'idle' || state === 'error') this.agent = 'none';
+  }
+}
