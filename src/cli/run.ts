@@ -113,7 +113,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const kind = agent === 'claude' || agent === 'codex' || agent === 'gemini' || agent === 'qwen' || agent === 'opencode' || agent === 'kilo' || isGenericAgent(agent) ? 'session' : programKind(cfg.programs, command);
   const injected = kind === 'session' && cfg.run.shell_integration && !a.options.has('no-shell-integration') ? injectOrWarn(command) : null;
   const source = new PtySource({ id, name, command, ...size, clock, oneShot: kind === 'one-shot', ...(injected && { exec: injected.argv, env: withEnv(process.env, injected.env) }) });
-  const monitor = new PaneMonitor({ cfg, clock, ...size, agent, command: command.join(' ') });
+  const monitor = new PaneMonitor({ cfg, clock, ...size, agent, command: command.join(' '), markNonce: injected?.nonce });
   const cast = record ? new CastWriter(record, { width: size.cols, height: size.rows, title: name, env: castEnv() }, wallOrigin) : null;
   const wall = (t: number) => wallOrigin + t * 1000;
   const base = (kind: EventKind, t: number): EventBase => ({
@@ -130,7 +130,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const link = target
     ? new DaemonLink({
         target,
-        hello: { id, name, agent, command: command.join(' '), cols: size.cols, rows: size.rows },
+        hello: { id, name, agent, command: command.join(' '), cols: size.cols, rows: size.rows, ...(injected && { markNonce: injected.nonce }) },
         onBell: (bytes) => void (stdoutOk && process.stdout.write(bytes)),
         onSend: (keys) => source.write(keys),
         repaint: () => repaint(monitor.screen.drawing()),

@@ -12,7 +12,7 @@ import { matchHookPane } from '../hooks/match-hook.js';
 import type { NotifyEvent, NotifyKind } from '../notify/types.js';
 import { LivePane, paneView, type UntimedEvent } from './live-pane.js';
 import { renderMetrics } from './metrics.js';
-import { logSignal, logTransition, paneLogger, type Logger } from './logger.js';
+import { logIgnoredMark, logSignal, logTransition, paneLogger, type Logger } from './logger.js';
 
 
 export interface RegistryOptions {
@@ -37,6 +37,8 @@ export interface OpenPane {
   cols: number;
   rows: number;
   agent: AgentChoice;
+  /** The nonce on the marks of a shell started with integration (a `run` pane's): its marks without it are forged. */
+  markNonce?: string | null;
 }
 
 /** Codex threads remembered at most (a thread of a closed pane is forgotten with it, or when this many are newer). */
@@ -88,6 +90,7 @@ export class PaneRegistry implements DaemonApi {
     const plog = paneLogger(this.opts.log, { id: p.id, name: p.name, program: pane.record.program });
     this.logs.set(p.id, plog);
     pane.monitor.onSignal((s) => logSignal(plog, s));
+    pane.monitor.onIgnoredMark((m) => logIgnoredMark(plog, m));
     this.opts.store.upsertPane(pane.record);
     plog.info({ kind: 'pane', attach: p.attach, event: previous ? 'reattached' : 'attached', command: p.command }, 'pane attached');
     this.emit({ type: 'pane', pane: pane.view() });
