@@ -4,26 +4,28 @@
 //  - a shell `run` started with integration (src/shell/inject.ts) puts the session's nonce on every mark it makes,
 //    as VS Code's terminals do: its OSC 133/633 marks without that nonce are forged;
 //  - any other mark (a person's own shell integration, a tmux pane, the iTerm2 bridge's, Codex's OSC 7501) is
-//    believed only in an order one command or one agent turn can make: a command ends (D) only after it started
-//    (C), starts only at a prompt (after A or B), a prompt does not start while a command runs; an agent turn is
-//    blocked, done or failed only after it was working. A shell that never makes some mark (no A, B or C: zsh and
-//    fish variants, bash before 4.4) is not held to it: what it has been seen to make is learned as it goes.
+//    believed only in an order one command or one agent turn can make: a command starts (C) only at a prompt (after
+//    A or B), ends (D) only after it started (or, in a shell that marks no start, such as bash before 4.4, once
+//    after a prompt), a prompt does not start while a command runs; an agent turn is blocked, done or failed only
+//    after it was working. So a lone D (the `cat` above) in a pane whose shell marked nothing is ignored, and the
+//    marks of a pane attached mid-command count from its next prompt. What no order can tell apart is a whole
+//    forged command (A C D in one file), or a forged D after the real C: the nonce is the answer to those.
 // A mark refused is ignored whole (counted and logged by the analyzer, see tier1-inputs.ts). Pure.
 import type { InBandSignal } from '../screen/types.js';
 import type { Phase } from './time-windows.js';
 
 export type MarkRefusal = 'forged_mark' | 'mark_out_of_order';
 
-/** Where the shell's marks have it: before any, at its prompt (A), reading the command line (B), running a command
- * (C), or the command reported ended (D). */
+/** Where the shell's marks have it: before any prompt mark, at its prompt (A), reading the command line (B),
+ * running a command (C), or the command reported ended (D). */
 type ShellAt = 'unknown' | 'prompt' | 'input' | 'running' | 'ended';
 /** Codex's reports: no turn open, working on one (working, blocked), or the turn just done. */
 type AgentAt = 'none' | 'turn' | 'done';
 
 export class MarkGate {
   private shell: ShellAt = 'unknown';
-  /** Marks this pane's shell has been seen to make (a mark is only required of a shell that makes it). */
-  private readonly makes = { A: false, B: false, C: false };
+  /** This pane's shell has been seen to mark a command's start (C): its ends must follow one. */
+  private makesC = false;
   private agent: AgentAt = 'none';
   /** A shell-integration mark was believed: the shell reports its own commands (Tier 1). */
   shellIntegration = false;
@@ -58,7 +60,6 @@ export class MarkGate {
 
   private shellOrder(kind: 'prompt-start' | 'command-input' | 'command-executed' | 'command-finished' | 'command-line'): MarkRefusal | null {
     const at = this.shell;
-    const { A, B, C } = this.makes;
     const atPrompt = at === 'prompt' || at === 'input';
     let ok: boolean;
     switch (kind) {
@@ -66,19 +67,15 @@ export class MarkGate {
         ok = at !== 'running';
         break;
       case 'command-input':
-        ok = atPrompt || (!A && at !== 'running');
-        break;
       case 'command-executed':
-        // At the prompt; or, for a shell that marks no prompt, wherever no command runs (also the first mark of a
-        // pane attached after its prompt was drawn).
-        ok = atPrompt || (!A && !B && (at === 'unknown' || at === 'ended'));
+        ok = atPrompt;
         break;
       case 'command-finished':
-        // After its C; a shell that makes no C ends at most once per prompt.
-        ok = at === 'running' || (!C && (at !== 'ended' || (!A && !B)));
+        // After its C; a shell that makes no C (bash before 4.4) ends a command at most once per prompt.
+        ok = at === 'running' || (!this.makesC && atPrompt);
         break;
       case 'command-line':
-        ok = at !== 'ended';
+        ok = atPrompt || at === 'running';
         break;
     }
     return ok ? null : 'mark_out_of_order';
@@ -88,13 +85,11 @@ export class MarkGate {
     this.shellIntegration = true;
     if (kind === 'prompt-start') {
       this.shell = 'prompt';
-      this.makes.A = true;
     } else if (kind === 'command-input') {
       this.shell = 'input';
-      this.makes.B = true;
     } else if (kind === 'command-executed') {
       this.shell = 'running';
-      this.makes.C = true;
+      this.makesC = true;
     } else if (kind === 'command-finished') {
       this.shell = 'ended';
     }

@@ -1,6 +1,6 @@
 // The mark gate (src/analysis/mark-gate.ts): which in-band marks are believed. A shell we started with integration
 // signs its marks with the session's nonce; any other mark is believed only in an order one command or one agent
-// turn can make, learning which marks a shell makes at all (zsh and fish variants, bash 3.2, a pane attached late).
+// turn can make (fish without B, bash 3.2 without C; nothing before a pane's first prompt mark).
 import { describe, expect, it } from 'vitest';
 import { MarkGate } from '../../src/analysis/mark-gate.js';
 import { parseAgentState, parseShellIntegration } from '../../src/screen/osc-parse.js';
@@ -46,15 +46,16 @@ describe('any other shell: one command\'s order', () => {
     expect(gate(null, ['A', 'B', 'C', 'D;0', 'C'])).toEqual([...ok(4), 'mark_out_of_order']);
   });
 
-  it('a shell that makes no prompt mark (C D C D) is not held to one; once it shows an A it is', () => {
-    expect(gate(null, ['C', 'D;0', 'C', 'D;1', 'C', 'D;0'])).toEqual(ok(6));
-    expect(gate(null, ['C', 'D;0', 'A', 'C', 'D;0', 'C'])).toEqual([...ok(5), 'mark_out_of_order']);
+  it('a pane whose shell marked no prompt yet believes no start, end or command line (a `cat` of a lone D in a plain shell)', () => {
+    expect(gate(null, ['D;0', 'D;1', 'C', 'B', '633;E;ls;x'])).toEqual(Array(5).fill('mark_out_of_order'));
+    // Attached mid-command: its marks count from the next prompt.
+    expect(gate(null, ['C', 'D;0', 'A', 'B', 'C', 'D;0'])).toEqual(['mark_out_of_order', 'mark_out_of_order', ...ok(4)]);
   });
 
-  it('bash before 4.4 (A B D, no C): a D per prompt; a pane attached mid-command takes its first D', () => {
+  it('a shell that marks no B (fish) or no C (bash before 4.4: A B D) is not held to it', () => {
+    expect(gate(null, ['A', 'C', 'D;0', 'A', 'C', 'D;1', 'A'])).toEqual(ok(7));
     expect(gate(null, ['A', 'B', 'D;0', 'A', 'B', 'D;1', 'A'])).toEqual(ok(7));
     expect(gate(null, ['A', 'B', 'D;0', 'D;0'])).toEqual([...ok(3), 'mark_out_of_order']);
-    expect(gate(null, ['D;0', 'A', 'B', 'C', 'D;0'])).toEqual(ok(5));
   });
 
   it('OSC 133 and 633 are one shell\'s marks; 633 E belongs to a prompt or a command, not between D and A', () => {
