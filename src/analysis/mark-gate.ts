@@ -5,9 +5,8 @@
 //    as VS Code's terminals do: its OSC 133/633 marks without that nonce are forged;
 //  - any other mark (a person's own shell integration, a tmux pane, the iTerm2 bridge's, Codex's OSC 7501) is
 //    believed only in an order one command or one agent turn can make: a command starts (C) only at a prompt (after
-//    A or B), ends (D) only after it started (or, in a shell that marks no start, such as bash before 4.4, once
-//    after a prompt), a prompt does not start while a command runs; an agent turn is blocked, done or failed only
-//    after it was working. So a lone D (the `cat` above) in a pane whose shell marked nothing is ignored, and the
+//    A or B), ends (D) only after it started, a prompt does not start while
+//    a command runs; an agent turn is blocked, done or failed only after it was working. So a lone D (the `cat` above) in a pane whose shell marked nothing is ignored, and the
 //    marks of a pane attached mid-command count from its next prompt. What no order can tell apart is a whole
 //    forged command (A C D in one file), or a forged D after the real C: the nonce is the answer to those.
 // A mark refused is ignored whole (counted and logged by the analyzer, see tier1-inputs.ts). Pure.
@@ -24,8 +23,6 @@ type AgentAt = 'none' | 'turn' | 'done';
 
 export class MarkGate {
   private shell: ShellAt = 'unknown';
-  /** This pane's shell has been seen to mark a command's start (C): its ends must follow one. */
-  private makesC = false;
   private agent: AgentAt = 'none';
   /** A shell-integration mark was believed: the shell reports its own commands (Tier 1). */
   shellIntegration = false;
@@ -71,8 +68,7 @@ export class MarkGate {
         ok = atPrompt;
         break;
       case 'command-finished':
-        // After its C; a shell that makes no C (bash before 4.4) ends a command at most once per prompt.
-        ok = at === 'running' || (!this.makesC && atPrompt);
+        ok = at === 'running';
         break;
       case 'command-line':
         ok = atPrompt || at === 'running';
@@ -89,7 +85,6 @@ export class MarkGate {
       this.shell = 'input';
     } else if (kind === 'command-executed') {
       this.shell = 'running';
-      this.makesC = true;
     } else if (kind === 'command-finished') {
       this.shell = 'ended';
     }

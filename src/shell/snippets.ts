@@ -44,7 +44,9 @@ const PRECMD = String.raw`  __termsupervisor_precmd() {
 // the hooks after it) and a second one last (themes that rebuild PS1 each prompt would drop the B mark). C goes
 // in PS0 (bash 4.4+), which bash prints after reading a command line and before running it, and never for an
 // empty line; its arithmetic subscript marks, in this shell, that a command ran, so D follows only a real command.
-// No DEBUG trap: it would fight the person's own. bash before 4.4 (macOS's /bin/bash 3.2) gets A, B and D only.
+// No DEBUG trap: it would fight the person's own. bash before 4.4 (macOS's /bin/bash 3.2) gets A and B only: with
+// no C (no PS0) it never marks that a command ran, so it makes no D either (a D without a C is not believed anyway,
+// src/analysis/mark-gate.ts); its commands' ends are read from the screen.
 const BASH = String.raw`${TAKE_NONCE}if [[ $- == *i* && ${'$'}{TERM-} != dumb ]]; then
 ${PRECMD}  __termsupervisor_prompt_end() {
     local ret=$?
