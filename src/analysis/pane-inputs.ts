@@ -8,7 +8,7 @@ import type { PaneChange } from '../queue/pane-change-queue.js';
 import type { Classification, MachineState, Signal, SignalType, Suppressed, Tier } from './types.js';
 import { clip, testRow } from './text.js';
 import { Tier1Inputs, type Tier1Host } from './tier1-inputs.js';
-import type { MarkRefusal } from './mark-gate.js';
+import type { MarkVerdict } from './mark-gate.js';
 import { jobStarted, ProgramTracker } from './program-tracker.js';
 import { ScreenClassifier } from './screen-classifier.js';
 import { SignalLedger, targetState } from './signal-ledger.js';
@@ -140,9 +140,9 @@ export abstract class PaneInputs implements Tier1Host {
 
   // ---- inputs --------------------------------------------------------------------------------------------
 
-  /** Whether an in-band signal is believed (a forged or out-of-order mark is not: mark-gate.ts); a refused one is
-   * counted and kept with its reason, and must not be handed to signal(). */
-  admit(ts: TimedSignal): MarkRefusal | null {
+  /** Whether an in-band signal is believed (null; a forged or out-of-order mark is not, an inert one changes
+   * nothing: mark-gate.ts). Only a believed one may be handed to signal(); a refused one is counted and kept. */
+  admit(ts: TimedSignal): MarkVerdict {
     this.now = Math.max(this.now, ts.t);
     return this.tier1.admit(ts);
   }

@@ -8,7 +8,7 @@ import { agentStateAction } from './agent-state.js';
 import { hookAction, hookRule } from './hook-table.js';
 import { hookNotAboutPane } from './hook-filter.js';
 import { HookTurns } from './hook-turns.js';
-import { MarkGate, type MarkRefusal } from './mark-gate.js';
+import { MarkGate, type MarkVerdict } from './mark-gate.js';
 import type { Phase } from './time-windows.js';
 
 /** What Tier 1 needs from the analyzer that hosts it. */
@@ -57,13 +57,14 @@ export class Tier1Inputs {
   }
 
   /**
-   * Whether an in-band signal is to be believed at all: a forged or out-of-order mark is not (mark-gate.ts). It is
-   * then ignored whole, counted and kept among the suppressed decisions with its reason (`forged_mark`,
-   * `mark_out_of_order`), and its refusal returned for the log.
+   * Whether an in-band signal is to be believed at all (mark-gate.ts): null yes; 'inert' it changes nothing; a
+   * forged or out-of-order mark is refused: ignored whole, counted and kept among the suppressed decisions with its
+   * reason (`forged_mark`, `mark_out_of_order`), and the reason returned for the log.
    */
-  admit(ts: TimedSignal): MarkRefusal | null {
-    const refusal = this.marks.check(ts.signal, this.host.phase());
-    if (refusal) this.host.suppress(ts.t, markEffect(ts.signal), 1, markRule(ts.signal), refusal);
+  admit(ts: TimedSignal): MarkVerdict {
+    const phase = this.host.phase();
+    const refusal = this.marks.check(ts.signal, { phase, turnOpen: phase !== 'rest' || this.host.anchorAge(ts.t) !== null });
+    if (refusal && refusal !== 'inert') this.host.suppress(ts.t, markEffect(ts.signal), 1, markRule(ts.signal), refusal);
     return refusal;
   }
 

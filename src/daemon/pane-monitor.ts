@@ -128,10 +128,10 @@ export class PaneMonitor {
     this.screen.onSignal((signal, line) => {
       const t = this.inFlight.head?.t ?? this.nowS();
       const ts: TimedSignal = { t, signal, line };
-      // A forged or out-of-order mark is ignored whole: it does not even hasten the next screen read.
-      const refused = this.analyzer.admit(ts);
-      if (refused) {
-        for (const l of this.ignoredListeners) l({ ...ts, reason: refused });
+      // A forged, out-of-order or inert mark is ignored whole: it does not even hasten the next screen read.
+      const verdict = this.analyzer.admit(ts);
+      if (verdict) {
+        if (verdict !== 'inert') for (const l of this.ignoredListeners) l({ ...ts, reason: verdict });
         return;
       }
       if (signal.kind !== 'title' || this.titleKindChanged(signal.title)) this.queue.noteEvent(t);

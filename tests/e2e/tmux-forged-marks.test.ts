@@ -62,6 +62,8 @@ describe.skipIf(missing !== null)('forged marks in tmux panes (real tmux, privat
     // prompt already on screen): a no-op first, in both.
     for (const p of [plain, integrated]) tmux.type(p, ':');
     for (const p of [plain, integrated]) await until(`${p}: the no-op done`, async () => tmux.screen(p).includes('$ :\n$') && (await view(p))?.state !== 'RUNNING', () => `${tmux.screen(p)}\n${dm.diag()}`);
+    // a moment more: the no-op's own turn, read from the screen, may still be on its way
+    await new Promise((r) => setTimeout(r, 1500));
     const before = { plain: (await transitions(plain)).length, integrated: (await transitions(integrated)).length };
 
     tmux.type(plain, `${script} ${plainMarks}`);

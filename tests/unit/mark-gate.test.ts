@@ -7,11 +7,11 @@ import { parseAgentState, parseShellIntegration } from '../../src/screen/osc-par
 import type { Phase } from '../../src/analysis/time-windows.js';
 
 /** Each payload through a fresh gate, in order: what it said of each ('ok' or the refusal). */
-function gate(nonce: string | null, payloads: string[], phase: Phase = 'rest'): string[] {
+function gate(nonce: string | null, payloads: string[], phase: Phase = 'rest', turnOpen = phase !== 'rest'): string[] {
   const g = new MarkGate(nonce);
   return payloads.map((p) => {
     const s = p.startsWith('7501;') ? parseAgentState(p.slice(5)) : parseShellIntegration(p.startsWith('633;') ? 'osc633' : 'osc133', p.replace(/^633;/, ''));
-    return g.check(s!, phase) ?? 'ok';
+    return g.check(s!, { phase, turnOpen }) ?? 'ok';
   });
 }
 const ok = (n: number) => Array<string>(n).fill('ok');
@@ -50,6 +50,19 @@ describe('any other shell: one command\'s order', () => {
     expect(gate(null, ['D;0', 'D;1', 'C', 'B', '633;E;ls;x'])).toEqual(Array(5).fill('mark_out_of_order'));
     // Attached mid-command: its marks count from the next prompt.
     expect(gate(null, ['C', 'D;0', 'A', 'B', 'C', 'D;0'])).toEqual(['mark_out_of_order', 'mark_out_of_order', ...ok(4)]);
+    // While the pane reads a turn as open (a submitted line, a command running by its screen), a first prompt mark
+    // from a shell that marked nothing may be that command's output: inert (no effect), though it counts for the
+    // order: a real shell's C and D from that prompt are believed.
+    expect(gate(null, ['A', 'B'], 'rest', true)).toEqual(['inert', 'inert']);
+    expect(gate(null, ['A', 'D;0', '633;E;ls;x'], 'running')).toEqual(['inert', 'mark_out_of_order', 'inert']);
+    expect(gate(null, ['A', 'B', 'C', 'D;0', 'A'], 'running')).toEqual(['inert', 'inert', 'ok', 'ok', 'ok']);
+  });
+
+  it('a tentative prompt is believed once the pane is at rest', () => {
+    const g = new MarkGate(null);
+    const mark = (p: string, phase: Phase) => g.check(parseShellIntegration('osc133', p)!, { phase, turnOpen: phase !== 'rest' }) ?? 'ok';
+    expect([mark('A', 'running'), mark('A', 'rest'), mark('B', 'rest')]).toEqual(['inert', 'ok', 'ok']);
+    expect(g.shellIntegration).toBe(true);
   });
 
   it('a shell that marks no B (fish) is not held to it; an end with no start is never believed (a prompt, then a D)', () => {
