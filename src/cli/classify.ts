@@ -9,6 +9,7 @@ import { configFor } from './load-config.js';
 import type { Classification } from '../analysis/types.js';
 import type { Config } from '../config/config.js';
 import type { AgentChoice } from '../config/config.js';
+import { printableJson } from './printable.js';
 
 export const CLASSIFY_USAGE = `usage: termsupervisor classify [--agent ${AGENT_CHOICES.join('|')}] [--title TEXT] [--config PATH] [file|-]
 
@@ -39,7 +40,7 @@ export async function classifyCommand(argv: string[], out: NodeJS.WritableStream
   const text = !src || src === '-' ? await readStdin() : await readFile(src, 'utf8');
   const title = a.options.get('title');
   const result = await classifyText(text, cfg, agent, typeof title === 'string' ? title : '');
-  out.write(JSON.stringify({ verdict: result.verdict, rule: result.rule, line: result.line, program: result.program, explicit: result.explicit }) + '\n');
+  out.write(printableJson({ verdict: result.verdict, rule: result.rule, line: result.line, program: result.program, explicit: result.explicit }) + '\n');
   return 0;
 }
 

@@ -15,7 +15,8 @@ import { hookStatus } from '../hooks/install.js';
 import { MIN_TMUX_VERSION, tmuxVersionSupported } from '../attach/tmux/tmux-version.js';
 import { desktopProgram } from '../notify/desktop.js';
 import { inspectDb } from '../store/inspect-db.js';
-import { StoreError } from '../store/store-error.js';
+import { damagedAdvice, isDamaged, StoreError } from '../store/store-error.js';
+import type { HealthView } from '../web/api-types.js';
 import type { PaneView } from '../web/api-types.js';
 import { findDaemon, type DaemonTarget } from './daemon-link.js';
 import { hookStatusText } from './hooks.js';
@@ -26,7 +27,7 @@ import { findExecutable } from './which.js';
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'n/a';
 
 export interface Check {
-  /** Stable name for scripts (--json): config, daemon, token, tmux, iterm2, hooks.<agent>, shell.<pane>, notify, database. */
+  /** Stable name for scripts (--json): config, daemon, token, tmux, iterm2, hooks.<agent>, shell.<pane>, notify, history, database. */
   id: string;
   status: CheckStatus;
   detail: string;
@@ -51,6 +52,8 @@ interface DaemonSeen {
   target: DaemonTarget | null;
   reachable: boolean;
   panes: PaneView[] | null;
+  /** The running daemon's history health (null: no daemon, or one too old to say). */
+  history?: HealthView['history'] | null;
 }
 
 export async function runChecks(o: DoctorOptions = {}): Promise<Check[]> {
@@ -59,7 +62,7 @@ export async function runChecks(o: DoctorOptions = {}): Promise<Check[]> {
   const { check: daemonCheck, seen } = await checkDaemon(o.daemon, cfg);
   const checks = [configCheck, daemonCheck, await checkToken(seen), await checkTmux(cfg, seen), checkIterm2(platform, seen)];
   for (const agent of HOOK_AGENTS) checks.push(checkHooks(agent));
-  checks.push(...checkShellIntegration(seen), checkNotify(cfg, platform), checkDatabase(o.db));
+  checks.push(...checkShellIntegration(seen), checkNotify(cfg, platform), ...checkHistory(seen), checkDatabase(o.db));
   return checks;
 }
 
@@ -91,9 +94,9 @@ async function checkDaemon(flag: string | undefined, cfg: Config): Promise<{ che
   const url = target.url.replace(/\/+$/, '');
   const from = { flag: '--daemon', env: '$TERMSUPERVISOR_DAEMON', 'runtime-file': 'the runtime file' }[target.from];
   try {
-    const health = (await (await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) })).json()) as { version?: string };
+    const health = (await (await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) })).json()) as Partial<HealthView>;
     const panes = await fetch(`${url}/api/panes`, { headers: auth(target), signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) }).then((r) => (r.ok ? (r.json() as Promise<PaneView[]>) : null));
-    const seen = { target: { ...target, url }, reachable: true, panes };
+    const seen = { target: { ...target, url }, reachable: true, panes, history: health.history ?? null };
     if (health.version !== VERSION) {
       return { check: { id: 'daemon', status: 'warn', detail: `reachable at ${url}, but it is version ${health.version} and this command ${VERSION}`, fix: 'restart the daemon so both are the same build' }, seen };
     }
@@ -172,6 +175,19 @@ function checkNotify(cfg: Config, platform: NodeJS.Platform): Check {
   return { id: 'notify', status: 'warn', detail: `${program} not found on PATH: no desktop notifications${webhook}`, fix };
 }
 
+/** The running daemon's own word on its history: kept, or degraded with the cause (a full disk, a damaged file). */
+function checkHistory(seen: DaemonSeen): Check[] {
+  const h = seen.history;
+  if (!h) return [];
+  if (h.status === 'ok') return [{ id: 'history', status: 'ok', detail: `the daemon keeps history (${h.recoveries ? `recovered ${h.recoveries} time${h.recoveries === 1 ? '' : 's'} by itself` : 'no failures'})` }];
+  const since = h.since === null ? '' : ` for ${Math.round((Date.now() - h.since) / 1000)} s`;
+  const detail = `history degraded${since}: ${h.op} failed: ${h.cause}; ${h.queued} writes wait in memory${h.dropped ? `, ${h.dropped} lost` : ''} (panes are still watched)`;
+  const fix = h.damaged
+    ? 'the database file is damaged: stop the daemon and see the database check below for the way out'
+    : /FULL/.test(h.cause ?? '') ? 'free disk space where the database lives: history catches up by itself' : 'see the daemon log (termsupervisor logs); history catches up by itself once the cause is gone';
+  return [{ id: 'history', status: 'fail', detail, fix }];
+}
+
 function checkDatabase(explicit: string | undefined): Check {
   const path = explicit ?? readRuntimeFile()?.db ?? defaultDbPath();
   if (!existsSync(path)) {
@@ -189,7 +205,8 @@ function checkDatabase(explicit: string | undefined): Check {
     return { id: 'database', status: 'ok', detail: `${path}: writable, schema version ${version}${when}` };
   } catch (e) {
     if (!(e instanceof StoreError)) throw e;
-    return { id: 'database', status: 'fail', detail: e.message, fix: 'move the file away, or start the daemon with --db elsewhere' };
+    const fix = isDamaged(e.cause) || / is damaged /.test(e.message) ? damagedAdvice(path) : 'move the file away, or start the daemon with --db elsewhere';
+    return { id: 'database', status: 'fail', detail: e.message, fix };
   }
 }
 

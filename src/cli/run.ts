@@ -25,6 +25,7 @@ import { redactCommand } from '../daemon/redact.js';
 import { randomBytes } from 'node:crypto';
 import { programKind } from '../analysis/program-kind.js';
 import { injectShellIntegration, type Injection } from '../shell/inject.js';
+import { printable } from './printable.js';
 
 export const RUN_USAGE = `usage: termsupervisor run [--name N] [--agent A] [--record file.cast] [--log PATH] [--config PATH]
                         [--cols N] [--rows N] [--daemon URL | --no-daemon] [--no-shell-integration] -- <command...>
@@ -91,7 +92,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const name = stringOption(a, 'name') ?? basename(command[0]!);
   const size = initialSize(a);
   if (!findExecutable(command[0]!)) {
-    process.stderr.write(`termsupervisor: run: command not found: ${command[0]}\n`);
+    process.stderr.write(`termsupervisor: run: command not found: ${printable(command[0]!)}\n`);
     return EXIT_NOT_FOUND;
   }
 

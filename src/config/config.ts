@@ -295,6 +295,7 @@ export interface DaemonConfig {
   port: number;
   retention_days: number;
   store_flush_s: number;
+  publish_flush_s: number;
   ws_coalesce_s: number;
   ws_max_buffered_bytes: number;
   ws_slow_drop_s: number;

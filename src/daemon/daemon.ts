@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import type { Config } from '../config/config.js';
 import { defaultDbPath } from '../config/paths.js';
 import { HistoryStore } from '../store/history-store.js';
+import type { HistoryHealth } from '../store/store-health.js';
 import { Auth, isLoopbackAddress } from '../web/auth.js';
 import { buildApp, type App } from '../web/build-app.js';
 import { Notifier } from '../notify/notifier.js';
@@ -17,6 +18,7 @@ import { TmuxPanes } from './tmux-panes.js';
 import { Iterm2Bridges } from './iterm2-bridge.js';
 import { loadOrCreateToken, tokenPath } from './token.js';
 import { removeRuntimeFile, runtimeFilePath, writeRuntimeFile } from './runtime-file.js';
+import { claimInstance, type InstanceClaim } from './single-instance.js';
 import { TaskManager } from '../tasks/task-manager.js';
 import { runCheck } from '../tasks/check-command.js';
 import { taskJudge } from '../tasks/task-judge.js';
@@ -57,16 +59,48 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
   const host = o.host ?? d.host;
   const port = o.port ?? d.port;
   const loopback = isLoopbackAddress(host);
+  const dbPath = o.db ?? defaultDbPath(env);
+  const runtimePath = runtimeFilePath(env);
+  // Before anything is opened or bound: a second daemon on the same files refuses at once, whatever its port.
+  const claim = claimInstance(dbPath, runtimePath);
+  try {
+    return await startClaimed(o, { env, host, port, loopback, dbPath, runtimePath, claim });
+  } catch (e) {
+    claim.release();
+    throw e;
+  }
+}
+
+interface Place {
+  env: NodeJS.ProcessEnv;
+  host: string;
+  port: number;
+  loopback: boolean;
+  dbPath: string;
+  runtimePath: string;
+  claim: InstanceClaim;
+}
+
+async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPath, runtimePath, claim }: Place): Promise<Daemon> {
+  const d = o.cfg.daemon;
   const token = loadOrCreateToken(tokenPath(env));
   const auth = new Auth(token, loopback);
-  const dbPath = o.db ?? defaultDbPath(env);
+  /** History health changes go to the dashboards once the registry (their feed) exists. */
+  let publishHealth: (h: HistoryHealth) => void = () => {};
   const store = HistoryStore.open(dbPath, {
     flushMs: d.store_flush_s * 1000,
+    publishFlushMs: d.publish_flush_s * 1000,
     retentionDays: d.retention_days,
     onError: (err) => o.log.error({ kind: 'daemon', err: String(err) }, 'history write failed'),
+    onHealth: ({ health, degradedMs }) => {
+      if (health.status === 'degraded') o.log.error({ kind: 'history', event: 'degraded', db: dbPath, ...health }, `history degraded: ${health.cause}`);
+      else o.log.info({ kind: 'history', event: 'recovered', db: dbPath, degradedS: (degradedMs ?? 0) / 1000 }, 'history recovered: writes go through again');
+      publishHealth(health);
+    },
   });
+  // From here on a storage error never ends the daemon: it reports history degraded and keeps supervising.
   store.prune();
-  closeLeftovers(store);
+  closeLeftovers(store, o.log);
 
   let links: PaneLinks | null = null;
   let bridges: Iterm2Bridges | null = null;
@@ -129,6 +163,7 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
     },
   });
   registry.tasks = tasks;
+  publishHealth = (history) => registry.broadcast({ type: 'history', history });
 
   const app = buildApp({
     api: registry,
@@ -141,9 +176,14 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
   const addr = app.fastify.server.address();
   const bound = typeof addr === 'object' && addr ? addr.port : port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
-  const runtimePath = runtimeFilePath(env);
   writeRuntimeFile({ url, pid: process.pid, startedAt: Date.now(), version: o.version, db: dbPath }, runtimePath);
-  const pruneTimer = setInterval(() => store.prune(), PRUNE_EVERY_MS);
+  const pruneTimer = setInterval(() => {
+    try {
+      store.prune(); // a storage failure is reported as history degraded, and tried again by the store
+    } catch (e) {
+      o.log.error({ kind: 'history', err: String(e) }, 'history retention prune failed');
+    }
+  }, PRUNE_EVERY_MS);
   pruneTimer.unref();
   o.log.info({ kind: 'daemon', event: 'started', url, pid: process.pid, loopback }, 'daemon started');
   const tmuxCfg = { ...o.cfg.tmux, ...o.tmux };
@@ -172,6 +212,7 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
         await notifier.settled();
         store.close();
         removeRuntimeFile(process.pid, runtimePath);
+        claim.release();
         o.log.info({ kind: 'daemon', event: 'stopped' }, 'daemon stopped');
       })();
       return closing;
@@ -180,7 +221,13 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
 }
 
 /** Panes the previous daemon had attached are not attached to this one until their source comes back. */
-function closeLeftovers(store: HistoryStore): void {
+function closeLeftovers(store: HistoryStore, log: Logger): void {
   const now = Date.now();
-  for (const p of store.panes()) if (p.closedAt === null) store.upsertPane({ ...p, closedAt: now, rule: 'daemon.restarted' });
+  let panes;
+  try {
+    panes = store.panes();
+  } catch (e) {
+    return void log.error({ kind: 'history', err: String(e) }, 'history unreadable: panes of the previous daemon not closed');
+  }
+  for (const p of panes) if (p.closedAt === null) store.upsertPane({ ...p, closedAt: now, rule: 'daemon.restarted' });
 }

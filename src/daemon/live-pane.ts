@@ -39,6 +39,14 @@ export interface LivePaneOptions {
 
 const NEEDS_YOU = new Set(['WAITING_APPROVAL', 'FAILED', 'DONE']);
 
+/** The part of a pane's record a transition changes. */
+export type PaneState = Pick<PaneRecord, 'program' | 'state' | 'since' | 'startedAt' | 'tier' | 'source' | 'rule' | 'line' | 'stalled'>;
+
+function stateOf(r: PaneRecord): PaneState {
+  const { program, state, since, startedAt, tier, source, rule, line, stalled } = r;
+  return { program, state, since, startedAt, tier, source, rule, line, stalled };
+}
+
 export class LivePane {
   readonly id: string;
   readonly monitor: PaneMonitor;
@@ -52,6 +60,9 @@ export class LivePane {
   private fgPid: number | undefined;
   /** The prompt of the pane's latest turn (open or just ended), when its keys were seen. */
   private latestPrompt: string | null = null;
+  /** The state the person is shown (view()): the record's as of the last transition published, which happens
+   * once its row is committed, so nobody is shown a state a crash could take back. */
+  private shown: PaneState;
 
   constructor(opts: LivePaneOptions) {
     this.id = opts.id;
@@ -79,6 +90,7 @@ export class LivePane {
       line: '',
       stalled: false,
     };
+    this.shown = stateOf(this.record);
     this.monitor.onTransition((tr) => this.onTransition(tr, opts.hooks));
     this.monitor.onScreenChange(() => opts.hooks.screen(this));
   }
@@ -129,7 +141,17 @@ export class LivePane {
 
   view(): PaneView {
     // A believed OSC 133/633 mark: the shell reports its own commands (Tier 1), `doctor` tells the person.
-    return paneView(this.record, this.monitor.screen.edge(this.edgeLines), true, this.monitor.analyzer.shellIntegration);
+    return paneView({ ...this.record, ...this.shown }, this.monitor.screen.edge(this.edgeLines), true, this.monitor.analyzer.shellIntegration);
+  }
+
+  /** The record's state now (handed to the transition hook, shown once published). */
+  stateNow(): PaneState {
+    return stateOf(this.record);
+  }
+
+  /** A transition was published: views show its state from now on. */
+  show(s: PaneState): void {
+    this.shown = s;
   }
 
   /** The source went away; returns the turn it cut short, if one was open. */

@@ -1,6 +1,6 @@
 // GET /metrics: Prometheus text exposition of pane states, transitions, signal counters and the process.
 import type { Counters } from '../store/records.js';
-import type { PaneView } from '../web/api-types.js';
+import type { HistoryHealth, PaneView } from '../web/api-types.js';
 
 const STATES = ['IDLE', 'RUNNING', 'LONG_RUNNING', 'WAITING_APPROVAL', 'DONE', 'FAILED'] as const;
 
@@ -9,6 +9,7 @@ export interface MetricsInput {
   counters: Counters;
   transitionsByTo: Map<string, number>;
   storeDropped: number;
+  history?: HistoryHealth;
 }
 
 export function renderMetrics(m: MetricsInput): string {
@@ -33,6 +34,13 @@ export function renderMetrics(m: MetricsInput): string {
   metric('termsupervisor_signals_total', 'counter', 'Detector signals fired or suppressed, by tier, type and rule or reason (kept across restarts).', signals);
   metric('termsupervisor_events_total', 'counter', 'Other counted events (notifications, links), kept across restarts.', other);
   metric('termsupervisor_store_dropped_total', 'counter', 'History writes dropped because the database could not keep up.', [[{}, m.storeDropped]]);
+  if (m.history) {
+    const h = m.history;
+    metric('termsupervisor_history_degraded', 'gauge', 'History is not being kept (1), with the failing operation and cause; 0 when writes go through.', [[h.status === 'degraded' ? { op: h.op ?? '', cause: h.cause ?? '' } : {}, h.status === 'degraded' ? 1 : 0]]);
+    metric('termsupervisor_history_queued', 'gauge', 'History writes waiting in memory for the database.', [[{}, h.queued]]);
+    metric('termsupervisor_history_failures_total', 'counter', 'History operations the database refused since the daemon started.', [[{}, h.failures]]);
+    metric('termsupervisor_history_recoveries_total', 'counter', 'Degraded stretches of history that ended by themselves since the daemon started.', [[{}, h.recoveries]]);
+  }
   const mem = process.memoryUsage();
   const cpu = process.cpuUsage();
   metric('process_resident_memory_bytes', 'gauge', 'Resident memory size in bytes.', [[{}, mem.rss]]);

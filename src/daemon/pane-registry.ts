@@ -5,13 +5,15 @@ import type { AgentChoice, Config } from '../config/config.js';
 import type { HistoryStore } from '../store/history-store.js';
 import type { Counters, PaneRecord, TransitionRecord, TurnRecord } from '../store/records.js';
 import type { Transition } from '../state/pane-machine.js';
-import type { MachineState, PaneView, StatsView, TransitionView, WsMessage } from '../web/api-types.js';
+import type { HistoryHealth, MachineState, PaneView, StatsView, TransitionView, WsMessage } from '../web/api-types.js';
 import type { DaemonApi, HookReply, LinkKind, TaskApi } from '../web/daemon-api.js';
 import type { HookBody } from '../hooks/hook-body.js';
 import { matchHookPane } from '../hooks/match-hook.js';
 import type { NotifyEvent, NotifyKind } from '../notify/types.js';
-import { LivePane, paneView, type UntimedEvent } from './live-pane.js';
+import { StoreError } from '../store/store-error.js';
+import { LivePane, paneView, type PaneState, type UntimedEvent } from './live-pane.js';
 import { renderMetrics } from './metrics.js';
+import { redactText } from './redact.js';
 import { logIgnoredMark, logSignal, logTransition, paneLogger, type Logger } from './logger.js';
 
 
@@ -73,7 +75,8 @@ export class PaneRegistry implements DaemonApi {
   /** Attach a pane (a new one, or one coming back with the same id: its history continues). */
   open(p: OpenPane): LivePane {
     if (this.live.has(p.id)) this.close(p.id, 'replaced');
-    const previous = this.opts.store.pane(p.id) ?? null;
+    // History unavailable (a damaged page): the pane is watched all the same, as a new one.
+    const previous = this.stored(() => this.opts.store.pane(p.id), undefined) ?? null;
     const pane = new LivePane({
       ...p,
       cfg: this.opts.cfg,
@@ -116,7 +119,8 @@ export class PaneRegistry implements DaemonApi {
     const cut = pane.close();
     if (cut) this.opts.store.saveTurn(cut);
     this.opts.store.upsertPane(pane.record);
-    this.emit({ type: 'pane', pane: paneView(pane.record, [], false) });
+    // The state shown so far: a transition still being committed updates the closed card once published.
+    this.emit({ type: 'pane', pane: paneView({ ...pane.record, ...pane.view() }, [], false) });
   }
 
   /**
@@ -156,18 +160,25 @@ export class PaneRegistry implements DaemonApi {
   panes(): PaneView[] {
     const out: PaneView[] = [];
     for (const p of this.live.values()) out.push(p.view());
-    for (const r of this.opts.store.panes()) if (!this.live.has(r.id)) out.push(paneView(r, [], false));
+    // Live panes are shown whatever the history's health; closed ones come from history when it can be read.
+    for (const r of this.stored(() => this.opts.store.panes(), [])) if (!this.live.has(r.id)) out.push(paneView(r, [], false));
     return out;
   }
 
   pane(id: string): PaneView | null {
     const p = this.live.get(id);
     if (p) return p.view();
-    const r = this.opts.store.pane(id);
+    const r = this.stored(() => this.opts.store.pane(id), undefined);
     return r ? paneView(r, [], false) : null;
   }
 
+  /** The screen as shown anywhere (the API, the dashboard): secrets masked line by line, as the edge is. */
   screen(id: string): string | null {
+    return this.rawScreen(id)?.split('\n').map(redactText).join('\n') ?? null;
+  }
+
+  /** The screen as the terminal has it, for what reads it but never shows it (a task's criteria). */
+  rawScreen(id: string): string | null {
     return this.live.get(id)?.screenText() ?? null;
   }
 
@@ -185,6 +196,8 @@ export class PaneRegistry implements DaemonApi {
     const p = this.live.get(id);
     if (p) {
       p.ack(by);
+      // The ack's transition is committed (and published) now, so the reply shows it.
+      this.opts.store.flush();
       return p.view();
     }
     return this.pane(id);
@@ -198,10 +211,15 @@ export class PaneRegistry implements DaemonApi {
     return { counters: this.opts.store.counters(), panes: { total: all.length, alive: this.live.size, byState }, uptimeS: Math.round((Date.now() - this.started) / 1000) };
   }
 
+  history(): HistoryHealth {
+    return this.opts.store.health();
+  }
+
   metrics(): string {
     this.syncCounters();
     const views = [...this.live.values()].map((p) => p.view());
-    return renderMetrics({ panes: views, counters: this.opts.store.counters(), transitionsByTo: this.transitionsByTo, storeDropped: this.opts.store.dropped });
+    const counters = this.stored(() => this.opts.store.counters(), {});
+    return renderMetrics({ panes: views, counters, transitionsByTo: this.transitionsByTo, storeDropped: this.opts.store.dropped, history: this.opts.store.health() });
   }
 
   subscribe(listener: (m: WsMessage) => void): () => void {
@@ -245,15 +263,36 @@ export class PaneRegistry implements DaemonApi {
     return this.live.has(id) || this.opts.store.pane(id) !== undefined;
   }
 
+  /** A history read that may fail (history degraded): what to show without it. */
+  private stored<T>(read: () => T, fallback: T): T {
+    try {
+      return read();
+    } catch (e) {
+      if (e instanceof StoreError) return fallback;
+      throw e;
+    }
+  }
+
+  /**
+   * Publish after commit: the transition goes to the store first; the live feed, the log, the notifier and the
+   * pane's view hear of it once its row is committed (the store commits a waited-on transition within
+   * daemon.publish_flush_s). A client is never shown what a crash could take back. While history is degraded
+   * (the disk refuses writes) it is published at once, marked unsaved: the person is still told.
+   */
   private onTransition(pane: LivePane, rec: TransitionRecord, raw: Transition): void {
-    const { store } = this.opts;
-    store.addTransition(rec);
-    store.upsertPane(pane.record);
+    const shown = pane.stateNow();
+    this.opts.store.addTransition(rec, (saved) => this.publish(pane, rec, raw, shown, saved));
+    this.opts.store.upsertPane(pane.record);
+  }
+
+  private publish(pane: LivePane, rec: TransitionRecord, raw: Transition, shown: PaneState, saved: boolean): void {
+    pane.show(shown);
     this.transitionsByTo.set(rec.to, (this.transitionsByTo.get(rec.to) ?? 0) + 1);
     const plog = this.logs.get(pane.id);
     if (plog) logTransition(plog, rec);
-    this.emit({ type: 'transition', transition: rec });
-    this.emit({ type: 'pane', pane: pane.view() });
+    this.emit(saved ? { type: 'transition', transition: rec } : { type: 'transition', transition: rec, unsaved: true });
+    const live = this.live.get(pane.id) === pane;
+    this.emit({ type: 'pane', pane: live ? pane.view() : paneView({ ...pane.record, ...shown }, [], false) });
     const kind = notifyKind(raw);
     if (kind && this.opts.notify) {
       this.opts.notify({

@@ -1,10 +1,10 @@
 // Opens the history database: checks it is ours and not from a newer build before changing anything, then sets
 // the connection up and applies pending migrations.
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { APPLICATION_ID, LATEST_VERSION, MIGRATIONS } from './migrations.js';
-import { StoreError } from './store-error.js';
+import { causeOf, damagedAdvice, isDamaged, StoreError } from './store-error.js';
 
 /** Waiting on another process's lock while opening and migrating: startup, so a long wait is fine. */
 export const OPEN_BUSY_TIMEOUT_MS = 5_000;
@@ -21,7 +21,10 @@ export interface OpenedDb {
 
 export function openDb(path: string, now: () => number = Date.now): OpenedDb {
   const memory = path === ':memory:';
-  if (!memory) createPrivately(path);
+  if (!memory) {
+    createPrivately(path);
+    refuseReadOnly(path);
+  }
   let db: Database.Database;
   try {
     db = new Database(path);
@@ -31,6 +34,7 @@ export function openDb(path: string, now: () => number = Date.now): OpenedDb {
   try {
     db.pragma(`busy_timeout = ${OPEN_BUSY_TIMEOUT_MS}`);
     checkOurs(db, path);
+    checkIntact(db, path);
     // Only now change anything: WAL rewrites the file header.
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
@@ -42,6 +46,8 @@ export function openDb(path: string, now: () => number = Date.now): OpenedDb {
   } catch (e) {
     db.close();
     if (e instanceof StoreError) throw e;
+    if (isDamaged(e)) throw damaged(path, causeOf(e), e);
+    if (/^SQLITE_READONLY/.test((e as { code?: string }).code ?? '')) throw readOnly(path, causeOf(e), e);
     throw new StoreError(`cannot use the history database ${path}: ${describe(e)}`, { cause: e });
   }
 }
@@ -57,6 +63,49 @@ function createPrivately(path: string): void {
   }
 }
 
+/** A file (or its folder, where SQLite keeps the -wal and -shm files) we may not write is said to be read-only,
+ * before SQLite opens it read-only by itself and fails later with a less telling error. */
+function refuseReadOnly(path: string): void {
+  for (const [what, p] of [['', path], [' folder', dirname(path)]] as const) {
+    try {
+      accessSync(p, constants.W_OK);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? 'EACCES';
+      throw readOnly(path, `${what ? `its folder ${p}` : 'the file'} is not writable (${code === 'EROFS' ? 'a read-only file system' : code})`, e);
+    }
+  }
+}
+
+function readOnly(path: string, why: string, cause: unknown): StoreError {
+  return new StoreError(
+    `the history database ${path} is read-only: ${why}. termsupervisor keeps history in it and must write it: ` +
+      'give it back to your user (chown, chmod u+w), or start the daemon with --db elsewhere',
+    { cause },
+  );
+}
+
+/** The refusal of a damaged file: one paragraph naming the file and the way out, never a stack trace. */
+export function damaged(path: string, cause: string, err?: unknown): StoreError {
+  return new StoreError(
+    `the history database ${path} is damaged (${cause}); termsupervisor will not write into a damaged file. ` +
+      `To go on, ${damagedAdvice(path)}.`,
+    { cause: err },
+  );
+}
+
+/** Reads every page's structure (PRAGMA quick_check): a damaged page is found at start, not by a later write or
+ * the retention prune. Linear in the file's size; a month of history is read in well under a second. */
+export function checkIntact(db: Database.Database, path: string): void {
+  let result: unknown;
+  try {
+    result = db.pragma('quick_check(1)', { simple: true });
+  } catch (e) {
+    if (isDamaged(e)) throw damaged(path, causeOf(e), e);
+    throw e;
+  }
+  if (result !== 'ok') throw damaged(path, `quick_check: ${String(result)}`);
+}
+
 export function userVersion(db: Database.Database): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
@@ -69,7 +118,14 @@ export function checkOurs(db: Database.Database, path: string): void {
     version = userVersion(db);
     appId = db.pragma('application_id', { simple: true }) as number;
   } catch (e) {
-    throw new StoreError(`${path} is not a termsupervisor history database (${describe(e)}); point --db elsewhere`, { cause: e });
+    if (isDamaged(e)) {
+      throw new StoreError(
+        `${path} is not a SQLite database, or its first page is damaged (${describe(e)}). If it is your history, ` +
+          `${damagedAdvice(path)}; otherwise point --db elsewhere.`,
+        { cause: e },
+      );
+    }
+    throw new StoreError(`cannot read the history database ${path} (${describe(e)}); point --db elsewhere`, { cause: e });
   }
   if (appId !== 0 && appId !== APPLICATION_ID)
     throw new StoreError(`${path} is another program's SQLite database (application_id ${appId}); point --db elsewhere`);

@@ -7,6 +7,10 @@ import type { IterationRecord, TaskEvent, TaskRecord } from '../tasks/task-types
 /** Timeline rows a task keeps at most: a looping task must not grow its history without bound. */
 export const MAX_EVENTS_PER_TASK = 2000;
 
+/** Runs one checkpoint write; a storage fault (a full disk) is reported by the history store, not thrown, so a task
+ * carries on in memory and a daemon never dies of its checkpoint. */
+export type TaskWriteGuard = (write: () => void) => void;
+
 export class TaskStore {
   private readonly put;
   private readonly get;
@@ -18,7 +22,10 @@ export class TaskStore {
   private readonly eventsOf;
   private readonly trimEvents;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly guard: TaskWriteGuard = (write) => write(),
+  ) {
     this.put = db.prepare(
       `INSERT INTO tasks (id, pane_id, status, created_at, updated_at, ended_at, data)
        VALUES (@id, @pane, @status, @createdAt, @updatedAt, @endedAt, @data)
@@ -40,7 +47,7 @@ export class TaskStore {
   }
 
   save(t: TaskRecord): void {
-    this.put.run({
+    this.guard(() => this.put.run({
       id: t.id,
       pane: t.spec.pane,
       status: t.status,
@@ -48,7 +55,7 @@ export class TaskStore {
       updatedAt: t.updatedAt,
       endedAt: t.endedAt,
       data: JSON.stringify(t),
-    });
+    }));
   }
 
   task(id: string): TaskRecord | null {
@@ -62,7 +69,7 @@ export class TaskStore {
   }
 
   saveIteration(it: IterationRecord): void {
-    this.putIteration.run(it.taskId, it.n, JSON.stringify(it));
+    this.guard(() => this.putIteration.run(it.taskId, it.n, JSON.stringify(it)));
   }
 
   iterations(taskId: string): IterationRecord[] {
@@ -70,8 +77,10 @@ export class TaskStore {
   }
 
   event(e: TaskEvent): void {
-    const id = this.addEvent.run(e.taskId, e.at, e.kind, e.detail).lastInsertRowid;
-    if (Number(id) % 100 === 0) this.trimEvents.run(e.taskId, e.taskId, MAX_EVENTS_PER_TASK);
+    this.guard(() => {
+      const id = this.addEvent.run(e.taskId, e.at, e.kind, e.detail).lastInsertRowid;
+      if (Number(id) % 100 === 0) this.trimEvents.run(e.taskId, e.taskId, MAX_EVENTS_PER_TASK);
+    });
   }
 
   /** The task's timeline, oldest first. */

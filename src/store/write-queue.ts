@@ -15,8 +15,12 @@ export class WriteQueue {
   private seq = 0;
   private droppedCount = 0;
 
-  /** `cap` bounds memory while the database refuses writes; beyond it the oldest writes are dropped. */
-  constructor(private readonly cap: number) {}
+  /** `cap` bounds memory while the database refuses writes; beyond it the oldest writes are dropped (each told to
+   * `onDrop` by its key). */
+  constructor(
+    private readonly cap: number,
+    private readonly onDrop: (key: string) => void = () => {},
+  ) {}
 
   get size(): number {
     return this.items.size;
@@ -30,8 +34,11 @@ export class WriteQueue {
     this.put(`p\0${rec.id}`, { kind: 'pane', rec: { ...rec } });
   }
 
-  transition(rec: TransitionRecord): void {
-    this.put(`t\0${this.seq++}`, { kind: 'transition', rec: { ...rec } });
+  /** Returns the write's key (a transition is never replaced: each has its own). */
+  transition(rec: TransitionRecord): string {
+    const key = `t\0${this.seq++}`;
+    this.put(key, { kind: 'transition', rec: { ...rec } });
+    return key;
   }
 
   turn(rec: TurnRecord): void {
@@ -52,6 +59,21 @@ export class WriteQueue {
     return [...this.items];
   }
 
+  /** The oldest `n` writes: one bounded batch. */
+  oldest(n: number): [string, QueuedWrite][] {
+    const out: [string, QueuedWrite][] = [];
+    for (const e of this.items) {
+      if (out.length >= n) break;
+      out.push(e);
+    }
+    return out;
+  }
+
+  /** Queued writes of one kind, oldest first (reads show what the database has not taken yet). */
+  *ofKind<K extends QueuedWrite['kind']>(kind: K): Generator<Extract<QueuedWrite, { kind: K }>> {
+    for (const w of this.items.values()) if (w.kind === kind) yield w as Extract<QueuedWrite, { kind: K }>;
+  }
+
   remove(key: string): void {
     this.items.delete(key);
   }
@@ -65,8 +87,10 @@ export class WriteQueue {
     this.items.delete(key);
     this.items.set(key, item);
     while (this.items.size > this.cap) {
-      this.items.delete(this.items.keys().next().value as string);
+      const oldest = this.items.keys().next().value as string;
+      this.items.delete(oldest);
       this.droppedCount++;
+      this.onDrop(oldest);
     }
   }
 }

@@ -3,6 +3,9 @@
 import type { AttachKind, Counters, SignalSource, TransitionRecord, TurnRecord } from '../store/records.js';
 import type { MachineState, Tier } from '../analysis/types.js';
 import type { IterationRecord, TaskEvent, TaskRecord } from '../tasks/task-types.js';
+import type { HistoryHealth } from '../store/store-health.js';
+
+export type { HistoryHealth };
 
 export type { TaskRecord as TaskView, IterationRecord as IterationView, TaskEvent as TaskEventView };
 
@@ -61,11 +64,21 @@ export interface StatsView {
   uptimeS: number;
 }
 
+/** GET /healthz: the daemon answers (HTTP 200) whatever the history's health; `ok` is false while it is degraded. */
+export interface HealthView {
+  ok: boolean;
+  version: string;
+  history?: HistoryHealth;
+}
+
 /** Messages the daemon pushes on /ws. */
 export type WsMessage =
-  | { type: 'hello'; version: string; panes: PaneView[] }
+  | { type: 'hello'; version: string; panes: PaneView[]; history?: HistoryHealth }
+  /** History became degraded (writes refused: full disk, damaged file) or recovered by itself. */
+  | { type: 'history'; history: HistoryHealth }
   | { type: 'pane'; pane: PaneView }
-  | { type: 'transition'; transition: TransitionView }
+  /** Sent once the transition's row is committed; `unsaved` while history is degraded (told, not yet kept). */
+  | { type: 'transition'; transition: TransitionView; unsaved?: true }
   | { type: 'pane_removed'; id: string }
   | { type: 'task'; task: TaskRecord }
   | { type: 'task_event'; event: TaskEvent };

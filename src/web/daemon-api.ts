@@ -1,7 +1,7 @@
 // What the web layer needs from the daemon: read views, the person's ack, a live feed, and the doors through
 // which panes and bridges connect. The daemon implements it; the web layer never reaches past it.
 import type { WebSocket } from 'ws';
-import type { PaneView, StatsView, TaskDetailView, TaskView, TransitionView, TurnView, WsMessage } from './api-types.js';
+import type { HistoryHealth, PaneView, StatsView, TaskDetailView, TaskView, TransitionView, TurnView, WsMessage } from './api-types.js';
 import type { HookBody } from '../hooks/hook-body.js';
 
 /** What became of one agent hook event: the pane it was delivered to, or none (counted as `hook.unmatched`). */
@@ -21,6 +21,8 @@ export interface DaemonApi {
   /** The person has seen the pane: DONE/FAILED/WAITING → IDLE. Null for an unknown pane. */
   ack(id: string, by: string): PaneView | null;
   stats(): StatsView;
+  /** Whether history is being kept (GET /healthz, the dashboard's banner). Absent: no history here. */
+  history?(): HistoryHealth;
   /** Figures for GET /metrics, already in Prometheus text exposition format. */
   metrics(): string;
   /** Live pane snapshots and transitions; returns the unsubscribe function. */

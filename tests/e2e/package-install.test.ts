@@ -69,7 +69,7 @@ describe('the npm package', () => {
     // The installed daemon: better-sqlite3 (history), fastify, the built dashboard.
     const dm = await DaemonProcess.start(dirs, [], { argv: [bin], cwd: elsewhere });
     stops.push(() => dm.stop('SIGKILL'));
-    expect(await dm.get<{ ok: boolean; version: string }>('/healthz')).toEqual({ ok: true, version: VERSION });
+    expect(await dm.get<{ ok: boolean; version: string }>('/healthz')).toMatchObject({ ok: true, version: VERSION, history: { status: 'ok' } });
     expect(await (await fetch(dm.url + '/')).text()).toContain('<title>');
 
     // The installed `run` (node-pty) joins it.

@@ -8,7 +8,7 @@ import { PaneLinks } from '../../src/daemon/pane-links.js';
 import type { AddressInfo } from 'node:net';
 import { makeWebDir, TOKEN } from '../helpers/web-fake-api.js';
 import { OSC133, testRegistry, type TestRegistry } from '../helpers/web-registry.js';
-import { WsProbe } from '../helpers/web-ws.js';
+import { until, WsProbe } from '../helpers/web-ws.js';
 
 let cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -169,6 +169,25 @@ describe('pane registry', () => {
     r.registry.open({ ...shellPane(), command: 'deploy --token=ghp_abcdefghijklmnopqrstuvwxyz0123456789' });
     expect(r.registry.pane('p1')!.command).not.toContain('ghp_abcdefghijklmnopqrstuvwxyz0123456789');
     expect(r.store.pane('p1')!.command).not.toContain('ghp_abcdefghijklmnopqrstuvwxyz0123456789');
+  });
+
+  it('GET /api/panes/:id/screen shows a key on screen redacted, as the edge and the log do; a task still reads it raw', async () => {
+    const r = registry();
+    const web = makeWebDir();
+    const app = buildApp({ api: r.registry, auth: new Auth(TOKEN, true), webDir: web.dir, loopback: true, hub: { coalesceMs: 20, maxBufferedBytes: 1 << 20, slowDropMs: 10_000 } });
+    cleanups.push(() => web.remove());
+    cleanups.push(() => app.close());
+    const key = 'sk-ant-' + 'api03-' + 'Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0Fe';
+    r.registry.open(shellPane());
+    r.registry.feed('p1', { kind: 'output', data: `$ cat .env\r\nANTHROPIC_API_KEY=${key}\r\nexport KEY2 ${key}\r\n$ ` });
+    await until(() => r.registry.rawScreen('p1')?.includes('KEY2') ?? false, 'the key on screen');
+    const res = await app.fastify.inject({ method: 'GET', url: '/api/panes/p1/screen', headers: { host: '127.0.0.1' } });
+    expect(res.statusCode).toBe(200);
+    const text = (res.json() as { text: string }).text;
+    expect(text).toContain('ANTHROPIC_API_KEY=');
+    expect(text).toContain('export KEY2');
+    expect(text).not.toContain('Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0Fe');
+    expect(r.registry.rawScreen('p1')).toContain(key);
   });
 });
 

@@ -69,3 +69,24 @@ describe('task store', () => {
     s.close();
   });
 });
+
+describe('task checkpoints on a failing disk', () => {
+  it('a refused checkpoint degrades history instead of throwing into the task loop, and the next one mends it', async () => {
+    const Database = (await import('better-sqlite3')).default;
+    const p = path();
+    const s = HistoryStore.open(p, { onError: () => {} });
+    const other = new Database(p);
+    other.pragma('busy_timeout = 0');
+    other.exec('BEGIN IMMEDIATE'); // another writer holds the lock past the store's busy timeout: writes fail
+    expect(() => s.tasks.save(task('t-a', 'p1', 1))).not.toThrow();
+    expect(() => s.tasks.event({ taskId: 't-a', at: 5, kind: 'sent', detail: '#1' })).not.toThrow();
+    expect(() => s.tasks.saveIteration(iteration('t-a', 1))).not.toThrow();
+    expect(s.health()).toMatchObject({ status: 'degraded', op: 'task' });
+    other.exec('ROLLBACK');
+    other.close();
+    s.tasks.save(task('t-a', 'p1', 1));
+    expect(s.health().status).toBe('ok');
+    expect(s.tasks.task('t-a')?.id).toBe('t-a');
+    s.close();
+  });
+});

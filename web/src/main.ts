@@ -1,10 +1,11 @@
 // The dashboard: wires the live feed to the cards, the detail view, the stats view, the alerts and the tasks.
-import type { WsMessage } from '../../src/web/api-types.js';
+import type { HistoryHealth, WsMessage } from '../../src/web/api-types.js';
 import { api, onAuthDenied, READ_ONLY } from './api.js';
 import { Alerts } from './alerts.js';
 import { Board } from './board.js';
 import { Detail } from './detail.js';
 import { byId } from './dom.js';
+import { historyBannerText } from './history-banner.js';
 import { Live, type ConnState } from './live.js';
 import { wsUrl } from './reconnect.js';
 import { settingsPanel } from './settings-panel.js';
@@ -80,11 +81,26 @@ function loadTasks(): void {
   );
 }
 
+// History not being kept (the daemon's disk is full, its file damaged): said until it recovers.
+const historyBanner = byId('history-banner');
+let historyTimer = 0;
+function showHistory(h: HistoryHealth | undefined): void {
+  clearInterval(historyTimer);
+  const say = () => {
+    const text = historyBannerText(h);
+    historyBanner.hidden = text === null;
+    if (text !== null && historyBanner.textContent !== text) historyBanner.textContent = text;
+  };
+  say();
+  if (h?.status === 'degraded') historyTimer = window.setInterval(say, 1000);
+}
+
 function onMessage(m: WsMessage): void {
   switch (m.type) {
     case 'hello':
       byId('version').textContent = `daemon ${m.version}`;
       board.reset(m.panes);
+      showHistory(m.history);
       detail.onHello(new Set(m.panes.map((p) => p.id)));
       loadTasks();
       break;
@@ -108,6 +124,9 @@ function onMessage(m: WsMessage): void {
     case 'transition':
       detail.onTransition(m.transition);
       alerts.onTransition(m.transition, board.get(m.transition.paneId));
+      break;
+    case 'history':
+      showHistory(m.history);
       break;
     case 'pane_removed':
       board.remove(m.id);
