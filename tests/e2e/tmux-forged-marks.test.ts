@@ -50,7 +50,7 @@ describe.skipIf(missing !== null)('forged marks in tmux panes (real tmux, privat
     const integrated = tmux.newSession('integrated', `env PS1='$ ' HISTFILE=/dev/null INPUTRC=/dev/null bash --noprofile --rcfile ${rc} -i`, 100, 30);
     const dm = await DaemonProcess.start(d, ['--tmux-socket', tmux.socket]);
     cleanups.push(async () => void (await dm.stop('SIGKILL')));
-    const id = (p: string) => `tmux:${tmux.socket}:${p}`;
+    const id = (p: string) => tmux.paneId(p);
     const transitions = async (p: string) => (await dm.get<TransitionView[]>(`/api/panes/${encodeURIComponent(id(p))}/transitions?limit=100`)).reverse();
     const view = async (p: string) => (await dm.get<PaneView[]>('/api/panes')).find((v) => v.id === id(p));
     await until('the panes attached and seeded', async () => {
