@@ -54,7 +54,7 @@ function session(keys: boolean): Ev[] {
   return evs;
 }
 
-const next = (at: At, m: Mark): At => (m === 'A' || m === 'B' ? 'prompt' : m === 'C' ? 'running' : 'ended');
+const next = (m: Mark): At => (m === 'A' || m === 'B' ? 'prompt' : m === 'C' ? 'running' : 'ended');
 
 /** A forged mark that `at` makes out of order for an uninjected shell. */
 function outOfOrder(r: Prng, at: At): string {
@@ -109,7 +109,7 @@ function withForgeries(evs: Ev[], signed: boolean, r: Prng, forge: ((at: At) => 
         data += seg.text.slice(mid);
       } else {
         data += `\x1b]133;${seg.mark}${sign}\x07`;
-        at = next(at, seg.mark);
+        at = next(seg.mark);
       }
     }
     maybeForge();
