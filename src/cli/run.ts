@@ -10,7 +10,7 @@ import { AGENT_CHOICES, isGenericAgent } from '../config/config.js';
 import { CastWriter } from '../attach/asciicast.js';
 import { exitStatus, PtySource } from '../attach/pty-source.js';
 import type { PaneEvent } from '../attach/source.js';
-import { PaneMonitor } from '../daemon/pane-monitor.js';
+import { MonitorThread } from './monitor-thread.js';
 import { RealClock } from '../state/clock.js';
 import { oneOf, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import { EventLog, type EventBase, type EventKind } from './event-log.js';
@@ -114,7 +114,9 @@ export async function runCommand(argv: string[]): Promise<number> {
   const kind = agent === 'claude' || agent === 'codex' || agent === 'gemini' || agent === 'qwen' || agent === 'opencode' || agent === 'kilo' || isGenericAgent(agent) ? 'session' : programKind(cfg.programs, command);
   const injected = kind === 'session' && cfg.run.shell_integration && !a.options.has('no-shell-integration') ? injectOrWarn(command) : null;
   const source = new PtySource({ id, name, command, ...size, clock, oneShot: kind === 'one-shot', ...(injected && { exec: injected.argv, env: withEnv(process.env, injected.env) }) });
-  const monitor = new PaneMonitor({ cfg, clock, ...size, agent, command: command.join(' '), markNonce: injected?.nonce });
+  // Parsing and analysis run on a thread of their own: the pane's output reaches the person's terminal whatever they cost.
+  const configOption = a.options.get('config');
+  const monitor = new MonitorThread({ configPath: typeof configOption === 'string' ? configOption : undefined, ...size, agent, command: command.join(' '), originMs: clock.origin, markNonce: injected?.nonce }, cfg);
   const cast = record ? new CastWriter(record, { width: size.cols, height: size.rows, title: name, env: castEnv() }, wallOrigin) : null;
   const wall = (t: number) => wallOrigin + t * 1000;
   const base = (kind: EventKind, t: number): EventBase => ({
@@ -122,9 +124,9 @@ export async function runCommand(argv: string[]): Promise<number> {
     kind,
     pane: id,
     name,
-    program: monitor.analyzer.currentProgram.program,
+    program: monitor.program,
     t: Number(t.toFixed(3)),
-    state: monitor.state.state,
+    state: monitor.state,
   });
   monitor.onTransition((tr) => log.append({ ...base('transition', tr.t), ...jsonl(tr), kind: 'transition' }));
   const target = a.options.has('no-daemon') ? null : findDaemon(stringOption(a, 'daemon'));
@@ -134,7 +136,10 @@ export async function runCommand(argv: string[]): Promise<number> {
         hello: { id, name, agent, command: command.join(' '), cols: size.cols, rows: size.rows, ...(injected && { markNonce: injected.nonce }) },
         onBell: (bytes) => void (stdoutOk && process.stdout.write(bytes)),
         onSend: (keys) => source.write(keys),
-        repaint: () => repaint(monitor.screen.drawing()),
+        repaint: async () => {
+          const drawing = await monitor.flush(true);
+          return drawing ? repaint(drawing) : '';
+        },
         onStatus: (status, why) => log.append({ ...base('daemon_link', clock.now() / 1000), kind: 'daemon_link', status, url: target.url, ...(why && { why }) }),
       })
     : null;
@@ -147,7 +152,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     lastOutputAt: () => lastOutputMs,
     atRest: () => {
       const fg = source.foreground;
-      return fg === null || fg.pid === source.pid || REST_STATES.has(monitor.state.state);
+      return fg === null || fg.pid === source.pid || REST_STATES.has(monitor.state);
     },
     sendEof: () => source.write(EOF_KEY),
   });
@@ -191,7 +196,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   await monitor.flush();
   const code = exitStatus(exit);
   log.append({ ...base('pane_exit', clock.now() / 1000), kind: 'pane_exit', code: exit.code, signal: exit.signal, exit_code: code });
-  monitor.stop();
+  await monitor.stop();
   await link?.close();
   log.close();
   if (cast) {
