@@ -15,6 +15,8 @@ export interface MonitorWorkerData {
   command: string;
   /** Date.now() at the wrapper's clock's origin: both threads read one pane clock. */
   originMs: number;
+  /** The nonce on the marks of the shell started with integration (src/shell/inject.ts). */
+  markNonce?: string;
 }
 
 /** Where the pane stands, sent with every answer. */

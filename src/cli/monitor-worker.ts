@@ -18,7 +18,7 @@ const port = parentPort;
 if (!port) throw new Error('monitor-worker runs as a worker thread');
 const opts = workerData as MonitorWorkerData;
 const clock = new RealClock(opts.originMs);
-const monitor = new PaneMonitor({ cfg: configFor(opts.configPath), clock, cols: opts.cols, rows: opts.rows, agent: opts.agent, command: opts.command });
+const monitor = new PaneMonitor({ cfg: configFor(opts.configPath), clock, cols: opts.cols, rows: opts.rows, agent: opts.agent, command: opts.command, markNonce: opts.markNonce });
 const send = (m: FromWorker): void => port.postMessage(m);
 const status = (): MonitorStatus => ({ state: monitor.state.state, program: monitor.analyzer.currentProgram.program });
 monitor.onTransition((tr) => send({ type: 'transition', tr, ...status() }));

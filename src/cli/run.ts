@@ -116,7 +116,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const source = new PtySource({ id, name, command, ...size, clock, oneShot: kind === 'one-shot', ...(injected && { exec: injected.argv, env: withEnv(process.env, injected.env) }) });
   // Parsing and analysis run on a thread of their own: the pane's output reaches the person's terminal whatever they cost.
   const configOption = a.options.get('config');
-  const monitor = new MonitorThread({ configPath: typeof configOption === 'string' ? configOption : undefined, ...size, agent, command: command.join(' '), originMs: clock.origin }, cfg);
+  const monitor = new MonitorThread({ configPath: typeof configOption === 'string' ? configOption : undefined, ...size, agent, command: command.join(' '), originMs: clock.origin, markNonce: injected?.nonce }, cfg);
   const cast = record ? new CastWriter(record, { width: size.cols, height: size.rows, title: name, env: castEnv() }, wallOrigin) : null;
   const wall = (t: number) => wallOrigin + t * 1000;
   const base = (kind: EventKind, t: number): EventBase => ({
@@ -135,7 +135,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const link = target
     ? new DaemonLink({
         target,
-        hello: { id, name, agent, command: command.join(' '), cols: size.cols, rows: size.rows },
+        hello: { id, name, agent, command: command.join(' '), cols: size.cols, rows: size.rows, ...(injected && { markNonce: injected.nonce }) },
         onBell: (bytes) => void (stdoutOk && process.stdout.write(bytes)),
         onSend: (keys) => source.write(keys),
         repaint: async () => {

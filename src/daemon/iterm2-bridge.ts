@@ -4,6 +4,7 @@
 // are repainted into the pane's terminal, prompt events become OSC 133 marks, the title an OSC 2, Enter typed input,
 // focus an ack. When the bridge goes away its panes are shown closed until it comes back. A malformed message is
 // refused with a logged reason and the link survives until it has sent too many of them.
+import { randomBytes } from 'node:crypto';
 import type { RawData, WebSocket } from 'ws';
 import {
   BridgeMessageError,
@@ -40,12 +41,17 @@ export function iterm2PaneId(session: string): string {
 }
 
 /** One iTerm2 session as this bridge link has it open. */
+/** Bytes of randomness in a pane's mark nonce. */
+const MARK_NONCE_BYTES = 16;
+
 interface SessionState {
   paneId: string;
   cols: number;
   rows: number;
   painter: ScreenPainter;
   jobPid: number | null;
+  /** Put on the prompt events' marks: the pane believes only those (src/analysis/mark-gate.ts). */
+  nonce: string;
   /** Its screens were cut to the bound (logged once per session, not per frame). */
   trimmed: boolean;
 }
@@ -143,7 +149,7 @@ export class Iterm2Bridges {
         return;
       }
       case 'prompt':
-        return this.registry.feed(id, { kind: 'output', data: promptMark(m.event, m.status) });
+        return this.registry.feed(id, { kind: 'output', data: promptMark(m.event, m.status, s.nonce) });
       case 'key':
         return this.registry.feed(id, { kind: 'input', data: KEY_BYTES[m.key] });
       case 'focus':
@@ -197,9 +203,10 @@ export class Iterm2Bridges {
         continue;
       }
       const paneId = iterm2PaneId(b.session);
-      const state: SessionState = { paneId, cols: 0, rows: 0, painter: new ScreenPainter(), jobPid: null, trimmed: false };
+      const nonce = randomBytes(MARK_NONCE_BYTES).toString('hex');
+      const state: SessionState = { paneId, cols: 0, rows: 0, painter: new ScreenPainter(), jobPid: null, trimmed: false, nonce };
       Object.assign(state, this.fit(state, b));
-      this.registry.open({ id: paneId, name: b.name, attach: 'iterm2', command: b.command ?? '', cols: state.cols, rows: state.rows, agent: 'auto' });
+      this.registry.open({ id: paneId, name: b.name, attach: 'iterm2', command: b.command ?? '', cols: state.cols, rows: state.rows, agent: 'auto', markNonce: nonce });
       this.owner.set(paneId, conn);
       conn.sessions.set(b.session, state);
     }

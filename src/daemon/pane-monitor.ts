@@ -10,6 +10,7 @@ import { PaneChangeQueue } from '../queue/pane-change-queue.js';
 import { PaneAnalyzer } from '../analysis/pane-analyzer.js';
 import { forcedProgram } from '../analysis/profiles/index.js';
 import type { Signal } from '../analysis/types.js';
+import type { MarkRefusal } from '../analysis/mark-gate.js';
 import { signalEvent, type Transition } from '../state/pane-machine.js';
 import type { Clock } from '../state/clock.js';
 import { redactCommand } from './redact.js';
@@ -40,6 +41,8 @@ export interface PaneMonitorOptions {
   command?: string;
   /** Called before each event is applied with its time (replay advances its virtual clock here). */
   beforeEvent?: (tSeconds: number) => void;
+  /** The nonce a shell `run` started with integration puts on its marks (src/shell/inject.ts). */
+  markNonce?: string | null;
 }
 
 /** What waits in the terminal's write queue: a source event, or an agent's hook delivered out of band. */
@@ -47,6 +50,14 @@ type QueuedEvent = PaneEvent | { kind: 'hook'; t: number; signal: Extract<InBand
 
 export type TransitionListener = (tr: Transition) => void;
 export type SignalListener = (sig: Signal) => void;
+/** A mark ignored as forged or out of order (src/analysis/mark-gate.ts), with the cursor row it came on. */
+export interface IgnoredMark {
+  t: number;
+  signal: InBandSignal;
+  line: string;
+  reason: MarkRefusal;
+}
+export type IgnoredMarkListener = (m: IgnoredMark) => void;
 
 export class PaneMonitor {
   readonly screen: PaneScreen;
@@ -61,6 +72,7 @@ export class PaneMonitor {
   private readonly transitionListeners: TransitionListener[] = [];
   private readonly signalListeners: SignalListener[] = [];
   private readonly changeListeners: Array<() => void> = [];
+  private readonly ignoredListeners: IgnoredMarkListener[] = [];
   /** Events queued in the terminal, oldest first: the head is the chunk being parsed. */
   private readonly inFlight = new Fifo<QueuedEvent>();
   private pending = 0;
@@ -82,7 +94,7 @@ export class PaneMonitor {
     const th = opts.cfg.thresholds;
     this.screen = new PaneScreen({ cols: opts.cols, rows: opts.rows });
     this.queue = new PaneChangeQueue(th);
-    this.analyzer = new PaneAnalyzer({ cfg: opts.cfg, forced: forcedProgram(opts.agent), command: opts.command });
+    this.analyzer = new PaneAnalyzer({ cfg: opts.cfg, forced: forcedProgram(opts.agent), command: opts.command, markNonce: opts.markNonce ?? null });
     this.faults = new FaultTracker(() => this.nowS(), () => this.analyzer.currentProgram.program);
     this.machine = new PaneStateHost({ clock: opts.clock, longRunningS: th.long_running_s, waitingFallbackIdleS: th.waiting_fallback_idle_s, faults: this.faults, onTransition: (tr) => this.recordTransition(tr) });
     this.screen.onSignal((signal, line) => {
@@ -92,9 +104,16 @@ export class PaneMonitor {
       f.begin('signal');
       try {
         const t = this.inFlight.head?.t ?? this.nowS();
-        if (signal.kind !== 'title' || this.titleKindChanged(signal.title)) this.queue.noteEvent(t);
-        this.apply(this.analyzer.signal({ t, signal, line } satisfies TimedSignal));
-        this.refreshTick();
+        const ts: TimedSignal = { t, signal, line };
+        // A forged, out-of-order or inert mark is ignored whole: it does not even hasten the next screen read.
+        const verdict = this.analyzer.admit(ts);
+        if (verdict) {
+          if (verdict !== 'inert') for (const l of this.ignoredListeners) l({ ...ts, reason: verdict });
+        } else {
+          if (signal.kind !== 'title' || this.titleKindChanged(signal.title)) this.queue.noteEvent(t);
+          this.apply(this.analyzer.signal(ts));
+          this.refreshTick();
+        }
       } catch (e) {
         f.report(e);
       }
@@ -115,6 +134,11 @@ export class PaneMonitor {
   /** An exception was caught in this pane's pipeline (logged, counted, shown by whoever listens). */
   onFault(l: FaultListener): void {
     this.faults.onFault(l);
+  }
+
+  /** Each mark ignored as forged or out of order. */
+  onIgnoredMark(l: IgnoredMarkListener): void {
+    this.ignoredListeners.push(l);
   }
 
   /** After each coalesced screen read (the daemon pushes the live edge from here, not per write). */

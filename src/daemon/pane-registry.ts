@@ -14,7 +14,7 @@ import { StoreError } from '../store/store-error.js';
 import { LivePane, paneView, type PaneState, type UntimedEvent } from './live-pane.js';
 import { renderMetrics } from './metrics.js';
 import { redactText } from './redact.js';
-import { logSignal, logTransition, paneLogger, type Logger } from './logger.js';
+import { logIgnoredMark, logSignal, logTransition, paneLogger, type Logger } from './logger.js';
 import { FaultLog } from './fault-log.js';
 
 
@@ -40,6 +40,8 @@ export interface OpenPane {
   cols: number;
   rows: number;
   agent: AgentChoice;
+  /** The nonce on the marks of a shell started with integration (a `run` pane's): its marks without it are forged. */
+  markNonce?: string | null;
 }
 
 /** Codex threads remembered at most (a thread of a closed pane is forgotten with it, or when this many are newer). */
@@ -99,6 +101,7 @@ export class PaneRegistry implements DaemonApi {
       // The card shows "analysis error" at once, not at the next screen read.
       if (this.live.get(pane.id) === pane) this.emit({ type: 'pane', pane: pane.view() });
     });
+    pane.monitor.onIgnoredMark((m) => logIgnoredMark(plog, m));
     this.opts.store.upsertPane(pane.record);
     plog.info({ kind: 'pane', attach: p.attach, event: previous ? 'reattached' : 'attached', command: p.command }, 'pane attached');
     this.emit({ type: 'pane', pane: pane.view() });

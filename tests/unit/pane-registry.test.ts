@@ -239,6 +239,27 @@ describe('pane links', () => {
     expect(r.log.entries.some((e) => e.obj['event'] === 'closed' && e.obj['why'] === 'link closed')).toBe(true);
   });
 
+  it('a hello with the shell\'s mark nonce: marks without it are ignored, marks with it are Tier 1', async () => {
+    const { r, connect } = await linkedApp();
+    const link = await connect();
+    const nonce = 'ab'.repeat(16);
+    const signed = (m: string) => `\x1b]133;${m};nonce=${nonce}\x07`;
+    link.send({ ...hello, markNonce: nonce });
+    await link.waitFor((m) => m.type === 'welcome', 'welcome');
+    // Plain marks, as a `cat` of a file would print them, before anything the shell marked: not believed.
+    link.send({ type: 'output', data: promptMarks });
+    expect(r.registry.pane('run-1-1-abc')).toMatchObject({ shellIntegration: false });
+    link.send({ type: 'output', data: `${signed('A')}$ ${signed('B')}` });
+    link.send({ type: 'input', data: 'make\r' });
+    link.send({ type: 'output', data: `make\r\n${signed('C')}compiling\r\n` });
+    await r.feed.transitionTo('run-1-1-abc', 'RUNNING');
+    link.send({ type: 'output', data: `${OSC133.finished(2)}${promptMarks}still compiling\r\n` });
+    link.send({ type: 'output', data: `${signed('D;0')}${signed('A')}$ ` });
+    await r.feed.transitionTo('run-1-1-abc', 'DONE');
+    expect(r.registry.transitions('run-1-1-abc', 10)!.map((t) => `${t.to} ${t.rule}`).reverse()).toEqual(['RUNNING osc133.command_executed', 'DONE osc133.command_finished']);
+    expect(r.registry.pane('run-1-1-abc')).toMatchObject({ shellIntegration: true });
+  });
+
   it('a malformed message is refused with a logged reason, and the link survives', async () => {
     const { r, links, connect } = await linkedApp();
     const link = await connect();
