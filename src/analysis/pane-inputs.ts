@@ -8,6 +8,7 @@ import type { PaneChange } from '../queue/pane-change-queue.js';
 import type { Classification, MachineState, Signal, SignalType, Suppressed, Tier } from './types.js';
 import { clip, testRow } from './text.js';
 import { Tier1Inputs, type Tier1Host } from './tier1-inputs.js';
+import type { MarkVerdict } from './mark-gate.js';
 import { jobStarted, ProgramTracker } from './program-tracker.js';
 import { ScreenClassifier } from './screen-classifier.js';
 import { SignalLedger, targetState } from './signal-ledger.js';
@@ -28,6 +29,8 @@ export interface AnalyzerOptions {
   forced: ProgramId | null;
   /** The command the pane was started with, if known (program detection). */
   command?: string;
+  /** The nonce on the marks of a shell started with integration (`run`): its marks without it are forged. */
+  markNonce?: string | null;
 }
 
 export { ANCHOR_RULE } from './turn-anchor.js';
@@ -38,7 +41,7 @@ export abstract class PaneInputs implements Tier1Host {
   protected readonly reader: ScreenClassifier;
   protected readonly ledger = new SignalLedger();
   protected readonly doneWindow = new StabilityWindow();
-  protected readonly tier1 = new Tier1Inputs(this);
+  protected readonly tier1: Tier1Inputs;
   protected readonly unseen = new UnseenSubmit();
   /** Typed keys reach this pane (a `run` pane, a replay with input events); a tmux pane passes none on. */
   protected keysSeen = false;
@@ -74,6 +77,7 @@ export abstract class PaneInputs implements Tier1Host {
 
   constructor(opts: AnalyzerOptions) {
     this.cfg = opts.cfg;
+    this.tier1 = new Tier1Inputs(this, opts.markNonce ?? null);
     this.prog = new ProgramTracker(opts.cfg, opts.forced, opts.command);
     this.reader = new ScreenClassifier(opts.cfg);
     this.fullscreen = new FullscreenActivity(opts.cfg.thresholds);
@@ -135,6 +139,18 @@ export abstract class PaneInputs implements Tier1Host {
   protected now = 0;
 
   // ---- inputs --------------------------------------------------------------------------------------------
+
+  /** Whether an in-band signal is believed (null; a forged or out-of-order mark is not, an inert one changes
+   * nothing: mark-gate.ts). Only a believed one may be handed to signal(); a refused one is counted and kept. */
+  admit(ts: TimedSignal): MarkVerdict {
+    this.now = Math.max(this.now, ts.t);
+    return this.tier1.admit(ts);
+  }
+
+  /** A shell-integration mark was believed: the shell reports its commands' ends and exit codes (Tier 1). */
+  get shellIntegration(): boolean {
+    return this.tier1.shellIntegration;
+  }
 
   signal(ts: TimedSignal): Signal[] {
     this.now = Math.max(this.now, ts.t);

@@ -8,6 +8,7 @@ import { agentStateAction } from './agent-state.js';
 import { hookAction, hookRule } from './hook-table.js';
 import { hookNotAboutPane } from './hook-filter.js';
 import { HookTurns } from './hook-turns.js';
+import { MarkGate, type MarkVerdict } from './mark-gate.js';
 import type { Phase } from './time-windows.js';
 
 /** What Tier 1 needs from the analyzer that hosts it. */
@@ -42,8 +43,30 @@ export class Tier1Inputs {
   /** A hook handed the decision back to the screen at this time (a turn end held for a queued prompt). */
   private yieldedAt = -Infinity;
   private readonly turns = new HookTurns();
+  /** Which marks to believe (mark-gate.ts). */
+  private readonly marks: MarkGate;
 
-  constructor(private readonly host: Tier1Host) {}
+  /** `markNonce`: the nonce a shell we started with integration puts on its marks (null: we started none). */
+  constructor(private readonly host: Tier1Host, markNonce: string | null = null) {
+    this.marks = new MarkGate(markNonce);
+  }
+
+  /** A shell-integration mark was believed: the shell reports its own commands' ends and exit codes. */
+  get shellIntegration(): boolean {
+    return this.marks.shellIntegration;
+  }
+
+  /**
+   * Whether an in-band signal is to be believed at all (mark-gate.ts): null yes; 'inert' it changes nothing; a
+   * forged or out-of-order mark is refused: ignored whole, counted and kept among the suppressed decisions with its
+   * reason (`forged_mark`, `mark_out_of_order`), and the reason returned for the log.
+   */
+  admit(ts: TimedSignal): MarkVerdict {
+    const phase = this.host.phase();
+    const refusal = this.marks.check(ts.signal, { phase, turnOpen: phase !== 'rest' || this.host.anchorAge(ts.t) !== null });
+    if (refusal && refusal !== 'inert') this.host.suppress(ts.t, markEffect(ts.signal), 1, markRule(ts.signal), refusal);
+    return refusal;
+  }
 
   get pending(): boolean {
     return this.pendingWorking !== null;
@@ -175,6 +198,28 @@ export class Tier1Inputs {
     if (action.effect === 'turn_start' && (age === null || age > h.cfg.thresholds.anchor_evidence_window_s)) h.armAnchor(t);
     h.emit(out, t, action.type, 1, action.rule, line || s.event);
   }
+}
+
+/** What a mark would have done to the pane's state, for the suppressed decision's record. */
+function markEffect(s: InBandSignal): SignalType {
+  switch (s.kind) {
+    case 'command-finished':
+      return s.exitCode ? 'failed' : 'done';
+    case 'agent-state':
+      return s.state === 'working' ? 'run' : s.state === 'blocked' ? 'wait' : s.state === 'error' ? 'failed' : 'done';
+    case 'prompt-start':
+    case 'command-input':
+      return 'idle';
+    default:
+      return 'run';
+  }
+}
+
+/** The rule a mark is read by: `osc133.command_finished`, `osc7501.done`. */
+function markRule(s: InBandSignal): string {
+  if (s.kind === 'agent-state') return `${s.protocol}.${s.state}`;
+  const protocol = 'protocol' in s ? s.protocol : 'mark';
+  return `${protocol}.${s.kind.replace('-', '_')}`;
 }
 
 /** "exit 1: 3 tests failed": the status first, then the line that says why. */

@@ -18,6 +18,8 @@ export type LinkHello = {
   cols: number;
   rows: number;
   pid?: number;
+  /** The nonce on the marks of the shell the wrapper started with integration: its marks without it are forged. */
+  markNonce?: string;
 };
 
 export type LinkMessage =
@@ -42,6 +44,9 @@ export type LinkReply =
 
 /** Pane ids travel in URLs and logs: short and plain ("." and ".." are path segments, not ids). */
 const PANE_ID = /^(?!\.{1,2}$)[A-Za-z0-9._:@-]{1,80}$/;
+/** A mark nonce: the hex `run` makes (src/shell/inject.ts). */
+const NONCE = /^[0-9a-f]{16,64}$/;
+const MAX_NONCE = 64;
 /** Names and commands are shown, not parsed: cap them. */
 const MAX_NAME = 80;
 const MAX_COMMAND = 4096;
@@ -77,6 +82,7 @@ export function parseLinkMessage(raw: string): LinkMessage {
         cols: dim(o, 'cols'),
         rows: dim(o, 'rows'),
         ...(o['pid'] !== undefined && { pid: int(o, 'pid') }),
+        ...(o['markNonce'] !== undefined && { markNonce: str(o, 'markNonce', MAX_NONCE, NONCE) }),
       };
     }
     case 'output':

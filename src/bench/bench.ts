@@ -14,6 +14,7 @@ import { syntheticSession } from './synthetic-session.js';
 import { DAEMON_USAGE, DAEMON_VALUE_OPTIONS, daemonOptions, runDaemonBench } from './daemon-load.js';
 import { daemonJson, daemonLines } from './daemon-report.js';
 import { head, workload, type Workload } from './workload.js';
+import { HOSTILE_FLAGS, HOSTILE_USAGE, HOSTILE_VALUE_OPTIONS, hostileJson, hostileLines, hostileOptions, runHostileBench } from './hostile-load.js';
 import { runTmuxBench, TMUX_USAGE, TMUX_VALUE_OPTIONS, tmuxJson, tmuxLines, tmuxOptions } from './tmux-load.js';
 
 /** Fixed seed: every run benchmarks the same synthetic bytes. */
@@ -32,20 +33,21 @@ const DEFAULT_CORPUS_RUNS = 15;
 const SYNTHETIC_COLS = 120;
 const SYNTHETIC_ROWS = 40;
 
-const USAGE = `usage: npm run bench -- [--json] [--runs N] [--mb N] [--only synthetic|corpus|daemon|tmux|all] [--side both|pipeline|bare]
+const USAGE = `usage: npm run bench -- [--json] [--runs N] [--mb N] [--only synthetic|corpus|daemon|hostile|tmux|all] [--side both|pipeline|bare]
   --side pipeline|bare  time one side only (for node --cpu-prof; no ratio is printed)
 ${DAEMON_USAGE}
+${HOSTILE_USAGE}
 ${TMUX_USAGE}`;
 
 async function main(argv: string[]): Promise<void> {
-  const a = parseArgs(argv, { values: ['runs', 'mb', 'only', 'side', ...DAEMON_VALUE_OPTIONS, ...TMUX_VALUE_OPTIONS], flags: ['json', 'help'] });
+  const a = parseArgs(argv, { values: ['runs', 'mb', 'only', 'side', ...DAEMON_VALUE_OPTIONS, ...HOSTILE_VALUE_OPTIONS, ...TMUX_VALUE_OPTIONS], flags: ['json', 'help', ...HOSTILE_FLAGS] });
   if (a.options.has('help')) return void process.stdout.write(USAGE + '\n');
   const runs = positiveInt(a.options.get('runs'), DEFAULT_RUNS, 'runs');
   // --runs sets both workloads; by default the short corpus is timed more often.
   const corpusRuns = a.options.has('runs') ? runs : DEFAULT_CORPUS_RUNS;
   const runsOf = (w: Workload) => (w.name === 'corpus' ? corpusRuns : runs);
   const minMb = positiveInt(a.options.get('mb'), DEFAULT_SYNTHETIC_MB, 'mb');
-  const only = oneOf(a.options.get('only'), ['synthetic', 'corpus', 'daemon', 'tmux', 'all'] as const, 'only', 'all');
+  const only = oneOf(a.options.get('only'), ['synthetic', 'corpus', 'daemon', 'hostile', 'tmux', 'all'] as const, 'only', 'all');
   const sideChoice = oneOf(a.options.get('side'), ['both', 'pipeline', 'bare'] as const, 'side', 'both');
   const progress = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
   if (only === 'tmux') {
@@ -84,6 +86,7 @@ async function main(argv: string[]): Promise<void> {
   }
 
   const daemon = daemonOpts ? await runDaemonBench(daemonOpts, progress) : null;
+  const hostile = only === 'hostile' || only === 'all' ? await runHostileBench(hostileOptions(a.options), progress) : null;
   const totalS = (performance.now() - started) / 1000;
   const mem = { peakRss: peakRssMb(), pipelineHeap: memory.pipeline.heapUsedMb, bareHeap: memory.bare.heapUsedMb };
   const out = process.stdout;
@@ -95,6 +98,7 @@ async function main(argv: string[]): Promise<void> {
     out.write(`peak heap used ${mem.pipelineHeap.toFixed(0)} MB in pipeline runs, ${mem.bareHeap.toFixed(0)} MB in bare runs\n`);
   }
   if (daemon) out.write(`${results.length ? '\n' : ''}${daemonLines(daemon)}\n`);
+  if (hostile) out.write(`${results.length || daemon ? '\n' : ''}${hostileLines(hostile)}\n`);
   out.write(`total ${totalS.toFixed(1)} s\n`);
   const below = results.filter((r) => ratio(r) < TARGET_RATIO);
   if (below.length) {
@@ -103,7 +107,7 @@ async function main(argv: string[]): Promise<void> {
     out.write(`  node dist/bench/profile-summary.js /tmp/ts-prof/*.cpuprofile\n`);
   }
   const base = results.length ? summary(results, runs, corpusRuns, mem, totalS) : { total_s: round(totalS, 1), node: process.version, cpus: cpus().length };
-  if (a.options.has('json')) out.write(JSON.stringify({ ...base, ...(daemon && daemonJson(daemon)) }) + '\n');
+  if (a.options.has('json')) out.write(JSON.stringify({ ...base, ...(daemon && daemonJson(daemon)), ...(hostile && hostileJson(hostile)) }) + '\n');
 }
 
 function summary(results: WorkloadResult[], runs: number, corpusRuns: number, mem: { peakRss: number; pipelineHeap: number; bareHeap: number }, totalS: number) {

@@ -14,6 +14,8 @@ export class FeedClient {
   transitions = 0;
   paneMessages = 0;
   closed: string | null = null;
+  /** Panes whose transitions are not timed (the hostile bench's own pane). */
+  readonly untimed = new Set<string>();
   private phase: string | null = null;
   private ws: WebSocket | null = null;
 
@@ -37,7 +39,7 @@ export class FeedClient {
         }
         const m = JSON.parse(text) as Extract<WsMessage, { type: 'transition' }>;
         this.transitions++;
-        if (this.phase !== null) {
+        if (this.phase !== null && !this.untimed.has(m.transition.paneId)) {
           const list = this.latencies.get(this.phase) ?? [];
           list.push(received - m.transition.at);
           this.latencies.set(this.phase, list);

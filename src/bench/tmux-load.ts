@@ -212,7 +212,9 @@ async function streamPhase(o: TmuxBenchOptions, progress: (msg: string) => void)
     await sleep(STREAM_TAIL_S * 1000);
     const cpu = w.end();
     const mismatches: TmuxBenchResult['stream']['mismatches'] = [];
-    const key = (pane: string) => encodeURIComponent(`tmux:default:${pane}`);
+    // A tmux pane's id carries its server's run (`tmux:default@<pid>-<start>:%3`): found by its tmux pane id.
+    const ids = ((await (await fetch(`${d.url}/api/panes`)).json()) as Array<{ id: string; alive: boolean }>).filter((p) => p.alive && p.id.startsWith('tmux:default@')).map((p) => p.id);
+    const key = (pane: string) => encodeURIComponent(ids.find((id) => id.endsWith(`:${pane}`)) ?? `tmux:default:${pane}`);
     for (const p of plays) {
       const trs = (await (await fetch(`${d.url}/api/panes/${key(p.pane)}/transitions?limit=1000`)).json()) as Tr[];
       const got = trs.reverse().filter((tr) => tr.at >= started).map((tr) => tr.to);

@@ -9,6 +9,7 @@ import { configFor } from './load-config.js';
 import type { Classification } from '../analysis/types.js';
 import type { Config } from '../config/config.js';
 import type { AgentChoice } from '../config/config.js';
+import { printableJson, printableLines } from './printable.js';
 
 export const CLASSIFY_USAGE = `usage: termsupervisor classify [--agent ${AGENT_CHOICES.join('|')}] [--title TEXT] [--config PATH] [file|-]
 
@@ -25,6 +26,8 @@ examples:
 /** Screens are at most this many rows/columns (a pasted log is cut to its last rows). */
 const MAX_ROWS = 200;
 const MAX_COLS = 500;
+/** Exit status when a profile fails on the screen (the command line itself was fine). */
+const EXIT_ANALYSIS_ERROR = 1;
 
 export async function classifyCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
   const a = parseArgs(argv, { values: ['agent', 'config', 'title'], flags: ['help'] });
@@ -38,8 +41,15 @@ export async function classifyCommand(argv: string[], out: NodeJS.WritableStream
   const src = a.positional[0];
   const text = !src || src === '-' ? await readStdin() : await readFile(src, 'utf8');
   const title = a.options.get('title');
-  const result = await classifyText(text, cfg, agent, typeof title === 'string' ? title : '');
-  out.write(JSON.stringify({ verdict: result.verdict, rule: result.rule, line: result.line, program: result.program, explicit: result.explicit }) + '\n');
+  let result: Classification;
+  try {
+    result = await classifyText(text, cfg, agent, typeof title === 'string' ? title : '');
+  } catch (e) {
+    // A profile's bug on this screen: one clear line (the screen is the report to file), not a stack trace.
+    process.stderr.write(`termsupervisor: classify: analysis error on this screen: ${printableLines(String(e))} (a bug: please report it with the screen)\n`);
+    return EXIT_ANALYSIS_ERROR;
+  }
+  out.write(printableJson({ verdict: result.verdict, rule: result.rule, line: result.line, program: result.program, explicit: result.explicit }) + '\n');
   return 0;
 }
 

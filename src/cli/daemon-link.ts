@@ -43,8 +43,9 @@ export interface LinkOptions {
   /** Bytes the daemon wants shown on the person's terminal (an opt-in bell). */
   onBell?: (data: string) => void;
   onStatus?: (status: 'connected' | 'disconnected', why?: string) => void;
-  /** The pane's screen as it stands, drawn (screen/repaint.ts): sent first when a daemon missed its past. */
-  repaint?: () => string;
+  /** The pane's screen as it stands, drawn (screen/repaint.ts): sent first when a daemon missed its past. It may
+   * take a moment (the `run` wrapper asks its monitor's thread): events meanwhile wait as before a welcome. */
+  repaint?: () => string | Promise<string>;
 }
 
 export class DaemonLink {
@@ -125,6 +126,22 @@ export class DaemonLink {
     });
   }
 
+  private async welcome(ws: WebSocket): Promise<void> {
+    if ((this.everWelcomed || this.dropped > 0) && this.opts.repaint) {
+      const data = await this.opts.repaint();
+      if (this.ws !== ws || ws.readyState !== ws.OPEN) return;
+      if (data) ws.send(JSON.stringify({ type: 'output', data }));
+    }
+    this.welcomed = true;
+    // A daemon that missed the program's start (a restart mid-run) learns it still runs: its exit is then a turn's end.
+    if (this.everWelcomed && this.commandRunning) ws.send(JSON.stringify({ type: 'command', phase: 'executed' } satisfies LinkMessage));
+    this.everWelcomed = true;
+    for (const e of this.early ?? []) ws.send(JSON.stringify(e));
+    this.early = null;
+    this.retryMs = RETRY_FIRST_MS;
+    this.opts.onStatus?.('connected');
+  }
+
   private connect(): void {
     if (this.closed) return;
     // A daemon found through its runtime file may come back on another port: look again on each attempt.
@@ -148,17 +165,8 @@ export class DaemonLink {
       } catch {
         return;
       }
-      if (m.type === 'welcome') {
-        this.welcomed = true;
-        if ((this.everWelcomed || this.dropped > 0) && this.opts.repaint) ws.send(JSON.stringify({ type: 'output', data: this.opts.repaint() }));
-        // A daemon that missed the program's start (a restart mid-run) learns it still runs: its exit is then a turn's end.
-        if (this.everWelcomed && this.commandRunning) ws.send(JSON.stringify({ type: 'command', phase: 'executed' } satisfies LinkMessage));
-        this.everWelcomed = true;
-        for (const e of this.early ?? []) ws.send(JSON.stringify(e));
-        this.early = null;
-        this.retryMs = RETRY_FIRST_MS;
-        this.opts.onStatus?.('connected');
-      } else if (m.type === 'bell' && typeof m.data === 'string') this.opts.onBell?.(m.data);
+      if (m.type === 'welcome') void this.welcome(ws);
+      else if (m.type === 'bell' && typeof m.data === 'string') this.opts.onBell?.(m.data);
       else if (m.type === 'send' && typeof m.data === 'string') this.opts.onSend?.(m.data);
     });
     ws.on('error', () => {}); // 'close' follows and retries

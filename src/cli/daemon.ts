@@ -3,6 +3,8 @@
 import { startDaemon } from '../daemon/daemon.js';
 import { closeLogger, createLogger, daemonLogPath } from '../daemon/logger.js';
 import { StoreError } from '../store/store-error.js';
+import { DaemonRunningError } from '../daemon/single-instance.js';
+import { LockError } from '../daemon/instance-lock.js';
 import { parseArgs, UsageError } from './args.js';
 import { configFor } from './load-config.js';
 import { VERSION } from './version.js';
@@ -37,11 +39,20 @@ export async function daemonCommand(argv: string[]): Promise<number> {
 
   const logFile = daemonLogPath();
   const log = createLogger({ file: logFile, level: cfg.log.level, maxBytes: cfg.log.max_bytes, keep: cfg.log.keep });
+  // What still escapes every handler (no pane's screen, analysis or state code can: PaneMonitor catches it) is written
+  // to daemon.log before node prints it and exits, so the log says what ended the daemon.
+  process.on('uncaughtExceptionMonitor', (err, origin) => log.fatal({ kind: 'daemon', event: 'crash', origin, err }, 'daemon crashed'));
   let daemon;
   try {
     daemon = await startDaemon({ cfg, version: VERSION, log, ...(port !== undefined && { port }), ...(host && { host }), ...(db && { db }), tmux });
   } catch (e) {
     if (e instanceof StoreError) throw new UsageError(e.message);
+    // Not a usage mistake: the person's command was right, another daemon has the files. Exit 1, no usage text.
+    if (e instanceof DaemonRunningError || e instanceof LockError) {
+      process.stderr.write(`termsupervisor: daemon: ${e.message}\n`);
+      closeLogger(log);
+      return 1;
+    }
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') throw new UsageError(`daemon: port ${port ?? cfg.daemon.port} is in use (another daemon? try --port 0)`);
     throw e;

@@ -4,6 +4,7 @@ import { parseArgs, UsageError } from './args.js';
 import { colorMode, painter, type PaletteName } from './colors.js';
 import { runChecks, type Check, type CheckStatus } from './doctor-checks.js';
 import { VERSION } from './version.js';
+import { printable, printableJson } from './printable.js';
 
 export const DOCTOR_USAGE = `usage: termsupervisor doctor [--json] [--no-color] [--daemon URL] [--config PATH] [--db PATH]
 
@@ -36,7 +37,7 @@ export async function doctorCommand(argv: string[], out: NodeJS.WriteStream = pr
   };
   const checks = await runChecks({ daemon: value('daemon'), config: value('config'), db: value('db') });
   const ok = !checks.some((c) => c.status === 'fail');
-  if (a.options.has('json')) out.write(JSON.stringify({ version: VERSION, ok, checks }, null, 2) + '\n');
+  if (a.options.has('json')) out.write(printableJson({ version: VERSION, ok, checks }, 2) + '\n');
   else out.write(render(checks, painter(colorMode(out, a.options.has('no-color')))) + '\n');
   return ok ? 0 : 1;
 }
@@ -46,8 +47,9 @@ function render(checks: Check[], paint: ReturnType<typeof painter>): string {
   const lines = [`termsupervisor doctor ${VERSION}`];
   for (const c of checks) {
     const look = LOOK[c.status];
-    lines.push(`  ${paint(look.color, look.label.padEnd(4), c.status === 'fail')}  ${c.id.padEnd(idW)}  ${c.detail}`);
-    if (c.fix) lines.push(`  ${' '.repeat(4 + 2 + idW)}  ${paint('dim', `fix: ${c.fix}`)}`);
+    // Checks name panes (shell.<pane>) and quote what they found: shown, never obeyed.
+    lines.push(`  ${paint(look.color, look.label.padEnd(4), c.status === 'fail')}  ${printable(c.id).padEnd(idW)}  ${printable(c.detail)}`);
+    if (c.fix) lines.push(`  ${' '.repeat(4 + 2 + idW)}  ${paint('dim', `fix: ${printable(c.fix)}`)}`);
   }
   const count = (s: CheckStatus) => checks.filter((c) => c.status === s).length;
   const [fails, warns] = [count('fail'), count('warn')];

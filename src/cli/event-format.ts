@@ -1,5 +1,7 @@
 // One readable line per event-log record, for `make loghook`: time, pane, from → state, tier, rule, screen line.
-// Anything that is not a record we know is shown as it is, so a damaged or newer log is still readable.
+// Anything that is not a record we know is shown as it is (control characters escaped), so a damaged or newer log
+// is still readable. Every field passes through str(), which makes it printable.
+import { printable, printableJson } from './printable.js';
 
 /** Pane names are padded to this width so the state column lines up across panes. */
 const NAME_WIDTH = 14;
@@ -27,15 +29,15 @@ export function formatEventLine(raw: string, colour: boolean): string {
   try {
     rec = JSON.parse(raw);
   } catch {
-    return raw;
+    return printable(raw);
   }
-  if (!rec || typeof rec !== 'object' || Array.isArray(rec)) return raw;
+  if (!rec || typeof rec !== 'object' || Array.isArray(rec)) return printable(raw);
   const r = rec as Rec;
   const paint = (code: string | undefined, s: string) => (colour && code ? code + s + ANSI.reset : s);
   const head = `${clock(r['ts'])}  ${str(r['name'] ?? r['pane']).padEnd(NAME_WIDTH)}`;
   switch (r['kind']) {
     case 'pane_start': {
-      const cmd = Array.isArray(r['command']) ? r['command'].join(' ') : str(r['command']);
+      const cmd = Array.isArray(r['command']) ? printable(r['command'].join(' ')) : str(r['command']);
       return `${head}  ${paint(ANSI.cyan, 'started')}  ${cmd}  (${str(r['pane'])}, ${str(r['cols'])}x${str(r['rows'])}, ${str(r['program'])})`;
     }
     case 'pane_exit': {
@@ -44,16 +46,18 @@ export function formatEventLine(raw: string, colour: boolean): string {
     }
     case 'daemon_link':
       return `${head}  ${paint(ANSI.cyan, str(r['status']))}  daemon ${str(r['url'])}${r['why'] ? '  ' + paint(ANSI.dim, str(r['why'])) : ''}`;
+    case 'analysis_error':
+      return `${head}  ${paint(ANSI.bold + ANSI.red, 'analysis error')}  ${str(r['stage'])}.${str(r['step'])}  ${str(r['error'])}  (${str(r['count'])} so far; the pane is still watched)`;
     case 'transition': {
       const state = str(r['state']);
       const shown = r['stalled'] ? `${state} (stalled)` : state;
       const move = `${str(r['from']).padStart(STATE_WIDTH)} → ${paint(STATE_COLOUR[state], shown.padEnd(STATE_WIDTH))}`;
-      const line = str(r['line']);
+      const line = typeof r['line'] === 'string' ? r['line'] : str(r['line']); // made printable as JSON below
       const cut = line.length > LINE_MAX ? line.slice(0, LINE_MAX - 1) + '…' : line;
-      return `${head}  ${move}  tier ${str(r['tier'])}  ${str(r['rule'])}${cut ? '  ' + paint(ANSI.dim, JSON.stringify(cut)) : ''}`;
+      return `${head}  ${move}  tier ${str(r['tier'])}  ${str(r['rule'])}${cut ? '  ' + paint(ANSI.dim, printableJson(cut)) : ''}`;
     }
     default:
-      return raw;
+      return printable(raw);
   }
 }
 
@@ -67,5 +71,5 @@ export function clock(ts: unknown): string {
 
 export function str(v: unknown): string {
   if (v === undefined || v === null) return '-';
-  return typeof v === 'string' ? v : JSON.stringify(v);
+  return typeof v === 'string' ? printable(v) : printableJson(v);
 }

@@ -9,7 +9,7 @@ import type { MachineState } from '../analysis/types.js';
 const LOG_FILE_MODE = 0o600;
 const LOG_DIR_MODE = 0o700;
 
-export type EventKind = 'pane_start' | 'transition' | 'pane_exit' | 'daemon_link';
+export type EventKind = 'pane_start' | 'transition' | 'pane_exit' | 'daemon_link' | 'analysis_error';
 
 /** Fields every record carries. */
 export interface EventBase {
@@ -65,7 +65,20 @@ export interface DaemonLinkEvent extends EventBase {
   why?: string;
 }
 
-export type LogEvent = PaneStartEvent | TransitionEvent | PaneExitEvent | DaemonLinkEvent;
+/** An exception was caught in the pane's screen, analysis or state code: the wrapper and the pane went on. */
+export interface AnalysisErrorEvent extends EventBase {
+  kind: 'analysis_error';
+  /** screen | analysis | state */
+  stage: string;
+  /** What was being applied: output, input, tick, signal, ... */
+  step: string;
+  /** The error's name and message. */
+  error: string;
+  /** Errors caught in this pane so far (repeats of the last one are not all logged: see monitor-worker.ts); 1 when the monitor's thread itself failed (step "thread": the pane then passes through unwatched). */
+  count: number;
+}
+
+export type LogEvent = PaneStartEvent | TransitionEvent | PaneExitEvent | DaemonLinkEvent | AnalysisErrorEvent;
 
 export class EventLog {
   private fd: number | null;

@@ -19,6 +19,7 @@ import { pathToFileURL } from 'node:url';
 import { eventLogPath } from '../config/paths.js';
 import { daemonLogPath, LOG_KINDS, serviceLogPath } from '../daemon/logger.js';
 import { clock, formatEventLine, str } from './event-format.js';
+import { printable, printableJson } from './printable.js';
 
 /** How often the logs are checked for appends: a person watching does not notice a quarter second. */
 const POLL_MS = 250;
@@ -229,7 +230,7 @@ export function renderLine(raw: string, opts: Pick<LoghookOptions, 'pane' | 'kin
     if (opts.pane !== null && rec['pane'] !== opts.pane && rec['name'] !== opts.pane) return null;
     if (opts.kinds !== null && !opts.kinds.has(kindOf(rec))) return null;
   }
-  if (!rec) return raw;
+  if (!rec) return printable(raw);
   return isDaemonRecord(rec) ? formatDaemonRecord(rec, colour) : formatEventLine(raw, colour);
 }
 
@@ -264,7 +265,7 @@ export function formatDaemonRecord(r: Rec, colour: boolean): string {
   const head = `${clock(r['time'])}  ${str(r['name'] ?? r['pane'] ?? (kind === 'daemon' || kind === 'http' ? 'daemon' : '-')).padEnd(NAME_WIDTH)}`;
   const level = str(r['level']);
   const label = (kind === '-' ? level : kind).padEnd(LABEL_WIDTH);
-  const quoted = (v: unknown) => (typeof v === 'string' && v ? '  ' + paint(ANSI.dim, JSON.stringify(cutLine(v))) : '');
+  const quoted = (v: unknown) => (typeof v === 'string' && v ? '  ' + paint(ANSI.dim, printableJson(cutLine(v))) : '');
   let detail: string;
   switch (kind) {
     case 'signal':

@@ -20,6 +20,7 @@ import { serviceCommand } from './service.js';
 import { logsCommand } from './logs.js';
 import { shellIntegrationCommand } from './shell-integration.js';
 import { EXAMPLES, helpHint, SETUP_COMMANDS } from './help.js';
+import { printableLines } from './printable.js';
 
 export const USAGE = `termsupervisor ${VERSION}: watches terminal panes running AI coding agents and shells, and tells you
 when one needs you (DONE, FAILED, WAITING_APPROVAL, stalled) or is still working.
@@ -111,20 +112,20 @@ export async function main(argv: string[]): Promise<number> {
     }
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`termsupervisor: ${helpHint(cmd, e.message)}\n`);
+      process.stderr.write(`termsupervisor: ${printableLines(helpHint(cmd, e.message))}\n`);
       return 2;
     }
     if (e instanceof DaemonUnavailable) {
-      process.stderr.write(`termsupervisor: ${e.message}\n`);
+      process.stderr.write(`termsupervisor: ${printableLines(e.message)}\n`);
       return 1;
     }
     if (e instanceof ConfigError || e instanceof CastFormatError) {
-      process.stderr.write(`termsupervisor: ${e.message}\n`);
+      process.stderr.write(`termsupervisor: ${printableLines(e.message)}\n`);
       return 2;
     }
     const err = e as NodeJS.ErrnoException;
     if (err && err.code === 'ENOENT') {
-      process.stderr.write(`termsupervisor: ${err.message}\n`);
+      process.stderr.write(`termsupervisor: ${printableLines(err.message)}\n`);
       return 2;
     }
     throw e;

@@ -5,6 +5,7 @@ import { replayCast } from '../daemon/replay.js';
 import type { Transition } from '../state/pane-machine.js';
 import { oneOf, parseArgs, UsageError } from './args.js';
 import { configFor } from './load-config.js';
+import { printable, printableJson } from './printable.js';
 
 export const REPLAY_USAGE = `usage: termsupervisor replay <file.cast> [--agent ${AGENT_CHOICES.join('|')}] [--format jsonl|table] [--config PATH]
 
@@ -28,10 +29,13 @@ export async function replayCommand(argv: string[], out: NodeJS.WritableStream):
   const format = oneOf(a.options.get('format'), ['jsonl', 'table'] as const, 'format', 'jsonl');
   const cfg = configFor(a.options.get('config'));
   const source = await ReplaySource.fromFile(file);
-  const print = format === 'jsonl' ? (tr: Transition) => out.write(JSON.stringify(jsonl(tr)) + '\n') : (tr: Transition) => out.write(tableRow(tr) + '\n');
+  const print = format === 'jsonl' ? (tr: Transition) => out.write(printableJson(jsonl(tr)) + '\n') : (tr: Transition) => out.write(tableRow(tr) + '\n');
   if (format === 'table') out.write(`${'t'.padStart(9)}  ${'from'.padEnd(16)} ${'state'.padEnd(16)} tier rule${' '.repeat(34)} line\n`);
   const res = await replayCast(source, cfg, agent, print);
   if (res.skippedLines > 0) process.stderr.write(`termsupervisor: ${res.skippedLines} unreadable line(s) in ${file} were skipped\n`);
+  // Caught at the pane, so the replay went on; the transitions after it are what the pipeline made of the rest.
+  const fault = res.monitor.faults.summary();
+  if (fault) process.stderr.write(`termsupervisor: ${fault.count} analysis error(s) in ${file}; the last at t=${fault.t.toFixed(3)}: ${fault.stage}.${fault.step} (${fault.program}): ${fault.message}\n`);
   return 0;
 }
 
@@ -51,5 +55,5 @@ export function jsonl(tr: Transition) {
 
 function tableRow(tr: Transition): string {
   const state = tr.stalled ? `${tr.to}*stalled` : tr.to;
-  return `${tr.t.toFixed(3).padStart(9)}  ${tr.from.padEnd(16)} ${state.padEnd(16)} ${String(tr.tier).padEnd(4)} ${tr.rule.padEnd(38)} ${tr.line}`;
+  return `${tr.t.toFixed(3).padStart(9)}  ${tr.from.padEnd(16)} ${state.padEnd(16)} ${String(tr.tier).padEnd(4)} ${printable(tr.rule).padEnd(38)} ${printable(tr.line)}`;
 }

@@ -10,7 +10,7 @@ import { AGENT_CHOICES, isGenericAgent } from '../config/config.js';
 import { CastWriter } from '../attach/asciicast.js';
 import { exitStatus, PtySource } from '../attach/pty-source.js';
 import type { PaneEvent } from '../attach/source.js';
-import { PaneMonitor } from '../daemon/pane-monitor.js';
+import { MonitorThread } from './monitor-thread.js';
 import { RealClock } from '../state/clock.js';
 import { oneOf, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import { EventLog, type EventBase, type EventKind } from './event-log.js';
@@ -25,6 +25,7 @@ import { redactCommand } from '../daemon/redact.js';
 import { randomBytes } from 'node:crypto';
 import { programKind } from '../analysis/program-kind.js';
 import { injectShellIntegration, type Injection } from '../shell/inject.js';
+import { printable } from './printable.js';
 
 export const RUN_USAGE = `usage: termsupervisor run [--name N] [--agent A] [--record file.cast] [--log PATH] [--config PATH]
                         [--cols N] [--rows N] [--daemon URL | --no-daemon] [--no-shell-integration] -- <command...>
@@ -91,7 +92,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const name = stringOption(a, 'name') ?? basename(command[0]!);
   const size = initialSize(a);
   if (!findExecutable(command[0]!)) {
-    process.stderr.write(`termsupervisor: run: command not found: ${command[0]}\n`);
+    process.stderr.write(`termsupervisor: run: command not found: ${printable(command[0]!)}\n`);
     return EXIT_NOT_FOUND;
   }
 
@@ -113,7 +114,9 @@ export async function runCommand(argv: string[]): Promise<number> {
   const kind = agent === 'claude' || agent === 'codex' || agent === 'gemini' || agent === 'qwen' || agent === 'opencode' || agent === 'kilo' || isGenericAgent(agent) ? 'session' : programKind(cfg.programs, command);
   const injected = kind === 'session' && cfg.run.shell_integration && !a.options.has('no-shell-integration') ? injectOrWarn(command) : null;
   const source = new PtySource({ id, name, command, ...size, clock, oneShot: kind === 'one-shot', ...(injected && { exec: injected.argv, env: withEnv(process.env, injected.env) }) });
-  const monitor = new PaneMonitor({ cfg, clock, ...size, agent, command: command.join(' ') });
+  // Parsing and analysis run on a thread of their own: the pane's output reaches the person's terminal whatever they cost.
+  const configOption = a.options.get('config');
+  const monitor = new MonitorThread({ configPath: typeof configOption === 'string' ? configOption : undefined, ...size, agent, command: command.join(' '), originMs: clock.origin, markNonce: injected?.nonce }, cfg);
   const cast = record ? new CastWriter(record, { width: size.cols, height: size.rows, title: name, env: castEnv() }, wallOrigin) : null;
   const wall = (t: number) => wallOrigin + t * 1000;
   const base = (kind: EventKind, t: number): EventBase => ({
@@ -121,19 +124,24 @@ export async function runCommand(argv: string[]): Promise<number> {
     kind,
     pane: id,
     name,
-    program: monitor.analyzer.currentProgram.program,
+    program: monitor.program,
     t: Number(t.toFixed(3)),
-    state: monitor.state.state,
+    state: monitor.state,
   });
   monitor.onTransition((tr) => log.append({ ...base('transition', tr.t), ...jsonl(tr), kind: 'transition' }));
+  // Caught at the pane (the pass-through never sees it), or the monitor's thread failed: the log says so.
+  monitor.onFault((f) => log.append({ ...base('analysis_error', f.t), kind: 'analysis_error', stage: f.stage, step: f.step, error: f.error, count: f.count }));
   const target = a.options.has('no-daemon') ? null : findDaemon(stringOption(a, 'daemon'));
   const link = target
     ? new DaemonLink({
         target,
-        hello: { id, name, agent, command: command.join(' '), cols: size.cols, rows: size.rows },
+        hello: { id, name, agent, command: command.join(' '), cols: size.cols, rows: size.rows, ...(injected && { markNonce: injected.nonce }) },
         onBell: (bytes) => void (stdoutOk && process.stdout.write(bytes)),
         onSend: (keys) => source.write(keys),
-        repaint: () => repaint(monitor.screen.drawing()),
+        repaint: async () => {
+          const drawing = await monitor.flush(true);
+          return drawing ? repaint(drawing) : '';
+        },
         onStatus: (status, why) => log.append({ ...base('daemon_link', clock.now() / 1000), kind: 'daemon_link', status, url: target.url, ...(why && { why }) }),
       })
     : null;
@@ -146,7 +154,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     lastOutputAt: () => lastOutputMs,
     atRest: () => {
       const fg = source.foreground;
-      return fg === null || fg.pid === source.pid || REST_STATES.has(monitor.state.state);
+      return fg === null || fg.pid === source.pid || REST_STATES.has(monitor.state);
     },
     sendEof: () => source.write(EOF_KEY),
   });
@@ -190,7 +198,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   await monitor.flush();
   const code = exitStatus(exit);
   log.append({ ...base('pane_exit', clock.now() / 1000), kind: 'pane_exit', code: exit.code, signal: exit.signal, exit_code: code });
-  monitor.stop();
+  await monitor.stop();
   await link?.close();
   log.close();
   if (cast) {

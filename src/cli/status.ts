@@ -5,6 +5,7 @@ import { duration, EXIT_CODE_UNKNOWN, STALL_ICON, STATE_ICON } from '../web/stat
 import { parseArgs, UsageError } from './args.js';
 import { colorMode, painter, STATE_COLOR, type Paint } from './colors.js';
 import { DAEMON_OPTION_HELP, daemonJson, daemonTarget } from './daemon-client.js';
+import { printable, printableJson } from './printable.js';
 
 export const STATUS_USAGE = `usage: termsupervisor status [--json] [--all] [--no-color] [--daemon URL]
 
@@ -25,7 +26,7 @@ export async function statusCommand(argv: string[], out: NodeJS.WriteStream = pr
   const target = daemonTarget(a.options.get('daemon'));
   const all = await daemonJson<PaneView[]>(target, '/api/panes');
   const panes = a.options.has('all') ? all : all.filter((p) => p.alive);
-  if (a.options.has('json')) return void out.write(JSON.stringify(panes, null, 2) + '\n'), 0;
+  if (a.options.has('json')) return void out.write(printableJson(panes, 2) + '\n'), 0;
   const paint = painter(colorMode(out, a.options.has('no-color')));
   if (panes.length === 0) out.write(`no panes attached to the daemon at ${target.url}: start one with \`termsupervisor run -- <command>\`, or open a tmux pane\n`);
   for (const line of statusLines(panes, Date.now(), paint)) out.write(line + '\n');
@@ -40,7 +41,9 @@ const NEEDS_YOU = '● needs you';
 /** Screen lines are cut to this many characters. */
 const LINE_WIDTH = 60;
 
-export function statusLines(panes: PaneView[], now: number, paint: Paint): string[] {
+export function statusLines(shown: PaneView[], now: number, paint: Paint): string[] {
+  // Names, programs, rules, lines and ids come from the panes' programs: shown, never obeyed.
+  const panes = shown.map((p) => ({ ...p, name: printable(p.name), program: printable(p.program), rule: printable(p.rule), id: printable(p.id) }));
   const nameW = Math.min(NAME_WIDTH, Math.max(4, ...panes.map((p) => p.name.length)));
   const progW = Math.max(7, ...panes.map((p) => p.program.length));
   return panes.map((p) => {
@@ -50,8 +53,8 @@ export function statusLines(panes: PaneView[], now: number, paint: Paint): strin
     const name = cut(p.name, nameW).padEnd(nameW);
     // A fixed-width "needs you" column keeps the rest aligned; stalled and closed are rarer and go after it.
     const needs = p.needsYou ? paint(color, NEEDS_YOU, true) : ' '.repeat(NEEDS_YOU.length);
-    const extra = [p.stalled ? paint('stalled', `${STALL_ICON} stalled`) : '', p.alive ? '' : paint('dim', 'closed'), p.exitCodeUnknown ? paint('dim', EXIT_CODE_UNKNOWN) : ''];
-    const why = [p.rule, p.line ? JSON.stringify(cut(p.line.trim(), LINE_WIDTH)) : ''].filter(Boolean).join(' ');
+    const extra = [p.stalled ? paint('stalled', `${STALL_ICON} stalled`) : '', p.alive ? '' : paint('dim', 'closed'), p.exitCodeUnknown ? paint('dim', EXIT_CODE_UNKNOWN) : '', p.analysisError ? paint('failed', `analysis error (${p.analysisError.stage})`) : ''];
+    const why = [p.rule, p.line ? printableJson(cut(p.line.trim(), LINE_WIDTH)) : ''].filter(Boolean).join(' ');
     return [state, age, name, p.program.padEnd(progW), needs, ...extra, why && paint('dim', why), paint('dim', `[${p.id}]`)].filter(Boolean).join('  ');
   });
 }

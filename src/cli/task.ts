@@ -3,6 +3,7 @@ import { parseArgs, UsageError, type ParsedArgs } from './args.js';
 import { daemonAsk, daemonTarget } from './daemon-client.js';
 import type { PaneView, TaskDetailView, TaskView } from '../web/api-types.js';
 import { resolvePane } from './wait.js';
+import { printable, printableJson } from './printable.js';
 
 export const TASK_USAGE = `usage: termsupervisor task <start|list|show|stop|resume|retry> [options]
 
@@ -111,7 +112,7 @@ async function start(argv: string[]): Promise<number> {
   body['pane'] = pane.id;
   const t = await daemonAsk<TaskView>(target, 'POST', '/api/tasks', body);
   process.stdout.write(t.id + '\n');
-  for (const w of t.warnings) process.stderr.write(`termsupervisor: warning: ${w}\n`);
+  for (const w of t.warnings) process.stderr.write(`termsupervisor: warning: ${printable(w)}\n`);
   return 0;
 }
 
@@ -124,9 +125,9 @@ async function list(argv: string[]): Promise<number> {
   if (typeof pane === 'string') q.set('pane', pane);
   if (typeof limit === 'string') q.set('limit', limit);
   const tasks = await daemonAsk<TaskView[]>(daemonTarget(a.options.get('daemon')), 'GET', `/api/tasks${q.size ? `?${q}` : ''}`);
-  if (a.options.has('json')) return void process.stdout.write(JSON.stringify(tasks, null, 2) + '\n'), 0;
+  if (a.options.has('json')) return void process.stdout.write(printableJson(tasks, 2) + '\n'), 0;
   if (!tasks.length) return void process.stdout.write('no tasks\n'), 0;
-  for (const t of tasks) process.stdout.write(`${t.id}  ${t.status.padEnd(9)}  ${String(t.iterations).padStart(3)} it  ${t.spec.pane}  ${oneLine(t.spec.prompt, 40)}  ${oneLine(t.reason, 60)}\n`);
+  for (const t of tasks) process.stdout.write(`${printable(t.id)}  ${t.status.padEnd(9)}  ${String(t.iterations).padStart(3)} it  ${printable(t.spec.pane)}  ${oneLine(t.spec.prompt, 40)}  ${oneLine(t.reason, 60)}\n`);
   return 0;
 }
 
@@ -138,7 +139,7 @@ async function show(argv: string[]): Promise<number> {
   const t = d.task;
   if (a.options.has('json')) {
     const out = { id: t.id, pane: t.spec.pane, status: t.status, reason: t.reason, reasonCode: t.reasonCode, iterations: t.iterations, tokensUsed: t.tokensUsed, task: t, iterationLog: d.iterations, events: d.events };
-    return void process.stdout.write(JSON.stringify(out, null, 2) + '\n'), 0;
+    return void process.stdout.write(printableJson(out, 2) + '\n'), 0;
   }
   const lines = [
     `${t.id}  ${t.status}${t.reasonCode ? ` (${t.reasonCode})` : ''}: ${t.reason}`,
@@ -150,7 +151,8 @@ async function show(argv: string[]): Promise<number> {
     '',
     ...d.events.slice(-30).map((e) => `${new Date(e.at).toISOString()} ${e.kind}: ${oneLine(e.detail, 100)}`),
   ];
-  process.stdout.write(lines.join('\n') + '\n');
+  // Prompts, reasons, warnings and events hold the pane's and the person's text: each line printable.
+  process.stdout.write(lines.map(printable).join('\n') + '\n');
   return 0;
 }
 
@@ -197,6 +199,6 @@ function allValues(argv: string[], name: string): string[] {
 }
 
 function oneLine(s: string, max: number): string {
-  const t = s.replace(/\s+/g, ' ').trim();
+  const t = printable(s.replace(/\s+/g, ' ').trim());
   return t.length > max ? t.slice(0, max - 1) + '…' : t;
 }

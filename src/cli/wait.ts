@@ -5,6 +5,7 @@ import { WebSocket } from 'ws';
 import type { MachineState, PaneView, WsMessage } from '../web/api-types.js';
 import { oneOf, parseArgs, UsageError } from './args.js';
 import { DAEMON_OPTION_HELP, daemonTarget } from './daemon-client.js';
+import { printableLines } from './printable.js';
 
 export const WAIT_TARGETS = ['done', 'waiting', 'idle', 'failed', 'running'] as const;
 type Target = (typeof WAIT_TARGETS)[number];
@@ -46,7 +47,7 @@ export async function waitCommand(argv: string[]): Promise<number> {
   const until = oneOf(a.options.get('until'), WAIT_TARGETS, 'until', 'done');
   const timeoutS = seconds(a.options.get('timeout'));
   const target = daemonTarget(a.options.get('daemon'));
-  const say = (s: string) => process.stderr.write(`termsupervisor wait: ${s}\n`);
+  const say = (s: string) => process.stderr.write(`termsupervisor wait: ${printableLines(s)}\n`);
 
   const ws = new WebSocket(target.url.replace(/^http/, 'ws') + '/ws', { headers: target.token ? { authorization: `Bearer ${target.token}` } : {} });
   return await new Promise<number>((resolve) => {
@@ -70,7 +71,7 @@ export async function waitCommand(argv: string[]): Promise<number> {
     };
     const timer = timeoutS === null ? undefined : setTimeout(() => finish(WAIT_EXIT.timeout, `timed out after ${timeoutS}s: pane ${id ?? pane} is ${state ?? 'unknown'}, not ${until}`), timeoutS * 1000);
     ws.on('error', (e) => finish(WAIT_EXIT.timeout, `cannot reach the daemon at ${target.url} (${e.message}): is it running? \`termsupervisor doctor\` says more`));
-    ws.on('close', () => finish(id === null ? WAIT_EXIT.timeout : WAIT_EXIT.gone, `the daemon at ${target.url} closed the connection`));
+    ws.on('close', (code, reason) => finish(id === null ? WAIT_EXIT.timeout : WAIT_EXIT.gone, `the daemon at ${target.url} closed the connection${reason.length ? `: ${code} ${reason.toString()}` : ''}`));
     ws.on('message', (data) => {
       const m = JSON.parse(data.toString()) as WsMessage;
       if (m.type === 'hello') {

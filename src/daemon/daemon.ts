@@ -18,6 +18,7 @@ import { TmuxPanes } from './tmux-panes.js';
 import { Iterm2Bridges } from './iterm2-bridge.js';
 import { loadOrCreateToken, tokenPath } from './token.js';
 import { removeRuntimeFile, runtimeFilePath, writeRuntimeFile } from './runtime-file.js';
+import { claimInstance, type InstanceClaim } from './single-instance.js';
 import { TaskManager } from '../tasks/task-manager.js';
 import { runCheck } from '../tasks/check-command.js';
 import { taskJudge } from '../tasks/task-judge.js';
@@ -58,9 +59,32 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
   const host = o.host ?? d.host;
   const port = o.port ?? d.port;
   const loopback = isLoopbackAddress(host);
+  const dbPath = o.db ?? defaultDbPath(env);
+  const runtimePath = runtimeFilePath(env);
+  // Before anything is opened or bound: a second daemon on the same files refuses at once, whatever its port.
+  const claim = claimInstance(dbPath, runtimePath);
+  try {
+    return await startClaimed(o, { env, host, port, loopback, dbPath, runtimePath, claim });
+  } catch (e) {
+    claim.release();
+    throw e;
+  }
+}
+
+interface Place {
+  env: NodeJS.ProcessEnv;
+  host: string;
+  port: number;
+  loopback: boolean;
+  dbPath: string;
+  runtimePath: string;
+  claim: InstanceClaim;
+}
+
+async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPath, runtimePath, claim }: Place): Promise<Daemon> {
+  const d = o.cfg.daemon;
   const token = loadOrCreateToken(tokenPath(env));
   const auth = new Auth(token, loopback);
-  const dbPath = o.db ?? defaultDbPath(env);
   /** History health changes go to the dashboards once the registry (their feed) exists. */
   let publishHealth: (h: HistoryHealth) => void = () => {};
   const store = HistoryStore.open(dbPath, {
@@ -152,7 +176,6 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
   const addr = app.fastify.server.address();
   const bound = typeof addr === 'object' && addr ? addr.port : port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
-  const runtimePath = runtimeFilePath(env);
   writeRuntimeFile({ url, pid: process.pid, startedAt: Date.now(), version: o.version, db: dbPath }, runtimePath);
   const pruneTimer = setInterval(() => {
     try {
@@ -189,6 +212,7 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
         await notifier.settled();
         store.close();
         removeRuntimeFile(process.pid, runtimePath);
+        claim.release();
         o.log.info({ kind: 'daemon', event: 'stopped' }, 'daemon stopped');
       })();
       return closing;

@@ -4,6 +4,7 @@
 // are repainted into the pane's terminal, prompt events become OSC 133 marks, the title an OSC 2, Enter typed input,
 // focus an ack. When the bridge goes away its panes are shown closed until it comes back. A malformed message is
 // refused with a logged reason and the link survives until it has sent too many of them.
+import { randomBytes } from 'node:crypto';
 import type { RawData, WebSocket } from 'ws';
 import {
   BridgeMessageError,
@@ -16,6 +17,7 @@ import {
 } from '../attach/iterm2/protocol.js';
 import { ScreenPainter } from '../attach/iterm2/screen-painter.js';
 import { KEY_BYTES, promptMark, titleBytes } from '../attach/iterm2/in-band.js';
+import { fitScreen, fitSize, MAX_BRIDGE_SESSIONS, oversize } from '../attach/iterm2/screen-bounds.js';
 import type { PaneRegistry } from './pane-registry.js';
 import type { Logger } from './logger.js';
 import { redactCommand } from './redact.js';
@@ -39,12 +41,19 @@ export function iterm2PaneId(session: string): string {
 }
 
 /** One iTerm2 session as this bridge link has it open. */
+/** Bytes of randomness in a pane's mark nonce. */
+const MARK_NONCE_BYTES = 16;
+
 interface SessionState {
   paneId: string;
   cols: number;
   rows: number;
   painter: ScreenPainter;
   jobPid: number | null;
+  /** Put on the prompt events' marks: the pane believes only those (src/analysis/mark-gate.ts). */
+  nonce: string;
+  /** Its screens were cut to the bound (logged once per session, not per frame). */
+  trimmed: boolean;
 }
 
 interface BridgeConn {
@@ -52,6 +61,8 @@ interface BridgeConn {
   sessions: Map<string, SessionState>;
   /** A newer bridge said hello: what this one still sends is not read. */
   replaced: boolean;
+  /** Sessions past MAX_BRIDGE_SESSIONS in its latest list (logged when the number changes). */
+  unwatched: number;
 }
 
 export class Iterm2Bridges {
@@ -88,7 +99,7 @@ export class Iterm2Bridges {
           other.replaced = true;
           other.ws.close(CLOSE_REPLACED, 'replaced by a newer bridge');
         }
-        conn = { ws, sessions: new Map(), replaced: false };
+        conn = { ws, sessions: new Map(), replaced: false, unwatched: 0 };
         this.conns.add(conn);
         this.log.info({ kind: 'pane', attach: 'iterm2', event: 'bridge_connected', remote, bridge: m.bridge, iterm2: m.iterm2 ?? null }, 'iterm2 bridge connected');
         this.send(ws, { type: 'welcome', v: ITERM2_PROTOCOL_VERSION, daemon: this.registry.version });
@@ -129,14 +140,16 @@ export class Iterm2Bridges {
     const id = s.paneId;
     switch (m.type) {
       case 'screen': {
-        const cols = m.cols ?? s.cols;
-        if (m.rows.length !== s.rows || cols !== s.cols) this.resize(s, cols, m.rows.length);
-        const bytes = s.painter.paint(m.rows, m.cursor, s);
+        const sent = { cols: m.cols ?? s.cols, rows: m.rows.length };
+        const size = this.fit(s, sent);
+        if (size.rows !== s.rows || size.cols !== s.cols) this.resize(s, size.cols, size.rows);
+        const screen = fitScreen(m.rows, m.cursor, size);
+        const bytes = s.painter.paint(screen.rows, screen.cursor, s);
         if (bytes) this.registry.feed(id, { kind: 'output', data: bytes });
         return;
       }
       case 'prompt':
-        return this.registry.feed(id, { kind: 'output', data: promptMark(m.event, m.status) });
+        return this.registry.feed(id, { kind: 'output', data: promptMark(m.event, m.status, s.nonce) });
       case 'key':
         return this.registry.feed(id, { kind: 'input', data: KEY_BYTES[m.key] });
       case 'focus':
@@ -173,23 +186,44 @@ export class Iterm2Bridges {
   /** The bridge's list is the whole truth: open what is new, resize what changed, close what is gone. */
   private syncSessions(conn: BridgeConn, list: BridgeSession[]): void {
     const listed = new Set<string>();
-    for (const b of list) {
+    // Sessions already watched keep their place; new ones fill what is left of MAX_BRIDGE_SESSIONS in list order.
+    const kept = list.filter((b) => conn.sessions.has(b.session));
+    const fresh = list.filter((b) => !conn.sessions.has(b.session)).slice(0, Math.max(0, MAX_BRIDGE_SESSIONS - kept.length));
+    const unwatched = list.length - kept.length - fresh.length;
+    if (unwatched !== conn.unwatched) {
+      conn.unwatched = unwatched;
+      if (unwatched > 0) this.log.warn({ kind: 'pane', attach: 'iterm2', event: 'bridge_sessions_capped', listed: list.length, watched: MAX_BRIDGE_SESSIONS, unwatched }, 'iterm2 bridge lists more sessions than are watched: the rest are not');
+    }
+    for (const b of [...kept, ...fresh]) {
       listed.add(b.session);
       const s = conn.sessions.get(b.session);
       if (s) {
-        if (s.cols !== b.cols || s.rows !== b.rows) this.resize(s, b.cols, b.rows);
+        const size = this.fit(s, b);
+        if (s.cols !== size.cols || s.rows !== size.rows) this.resize(s, size.cols, size.rows);
         continue;
       }
       const paneId = iterm2PaneId(b.session);
-      this.registry.open({ id: paneId, name: b.name, attach: 'iterm2', command: b.command ?? '', cols: b.cols, rows: b.rows, agent: 'auto' });
+      const nonce = randomBytes(MARK_NONCE_BYTES).toString('hex');
+      const state: SessionState = { paneId, cols: 0, rows: 0, painter: new ScreenPainter(), jobPid: null, trimmed: false, nonce };
+      Object.assign(state, this.fit(state, b));
+      this.registry.open({ id: paneId, name: b.name, attach: 'iterm2', command: b.command ?? '', cols: state.cols, rows: state.rows, agent: 'auto', markNonce: nonce });
       this.owner.set(paneId, conn);
-      conn.sessions.set(b.session, { paneId, cols: b.cols, rows: b.rows, painter: new ScreenPainter(), jobPid: null });
+      conn.sessions.set(b.session, state);
     }
     for (const [session, s] of conn.sessions) {
       if (listed.has(session)) continue;
       conn.sessions.delete(session);
       this.closePane(conn, s.paneId, 'iterm2 session ended');
     }
+  }
+
+  /** The size a session's pane gets (screen-bounds.ts); the first cut of a session is logged. */
+  private fit(s: SessionState, sent: { cols: number; rows: number }): { cols: number; rows: number } {
+    if (!oversize(sent)) return { cols: sent.cols, rows: sent.rows };
+    const size = fitSize(sent);
+    if (!s.trimmed) this.log.warn({ kind: 'pane', attach: 'iterm2', event: 'bridge_screen_trimmed', pane: s.paneId, sent, kept: size }, 'iterm2 screen larger than a pane may be: its bottom rows are kept');
+    s.trimmed = true;
+    return size;
   }
 
   private resize(s: SessionState, cols: number, rows: number): void {

@@ -7,7 +7,7 @@ import { RealClock } from '../state/clock.js';
 import { TurnTracker, type Turn } from '../state/turn-tracker.js';
 import type { Transition } from '../state/pane-machine.js';
 import type { AttachKind, PaneRecord, TransitionRecord, TurnRecord } from '../store/records.js';
-import type { PaneView } from '../web/api-types.js';
+import type { AnalysisErrorView, PaneView } from '../web/api-types.js';
 import { PaneMonitor } from './pane-monitor.js';
 import { redactCommand, redactText } from './redact.js';
 import { signalSource } from './signal-source.js';
@@ -32,6 +32,8 @@ export interface LivePaneOptions {
   cfg: Config;
   /** The stored record of the same pane from before (a wrapper reconnecting, a daemon restart). */
   previous?: PaneRecord | null;
+  /** The nonce on the marks of a shell started with integration (a `run` pane's): its marks without it are forged. */
+  markNonce?: string | null;
   hooks: LivePaneHooks;
 }
 
@@ -54,8 +56,6 @@ export class LivePane {
   private readonly origin = Date.now();
   private readonly turns = new TurnTracker();
   private readonly edgeLines: number;
-  /** An OSC 133/633 mark was seen: the shell reports its own commands (Tier 1), `doctor` tells the person. */
-  private shellIntegration = false;
   /** The pane's foreground process as its source last reported it (run panes): its cwd tells Codex panes apart. */
   private fgPid: number | undefined;
   /** The prompt of the pane's latest turn (open or just ended), when its keys were seen. */
@@ -67,7 +67,7 @@ export class LivePane {
   constructor(opts: LivePaneOptions) {
     this.id = opts.id;
     this.edgeLines = opts.cfg.daemon.edge_lines;
-    this.monitor = new PaneMonitor({ cfg: opts.cfg, clock: this.clock, cols: opts.cols, rows: opts.rows, agent: opts.agent, command: opts.command });
+    this.monitor = new PaneMonitor({ cfg: opts.cfg, clock: this.clock, cols: opts.cols, rows: opts.rows, agent: opts.agent, command: opts.command, markNonce: opts.markNonce ?? null });
     const now = this.origin;
     const prev = opts.previous;
     this.record = {
@@ -93,9 +93,6 @@ export class LivePane {
     this.shown = stateOf(this.record);
     this.monitor.onTransition((tr) => this.onTransition(tr, opts.hooks));
     this.monitor.onScreenChange(() => opts.hooks.screen(this));
-    this.monitor.screen.onSignal((s) => {
-      if ('protocol' in s && (s.protocol === 'osc133' || s.protocol === 'osc633')) this.shellIntegration = true;
-    });
   }
 
   /** Pane-clock seconds now. */
@@ -139,11 +136,26 @@ export class LivePane {
   }
 
   screenText(): string {
-    return this.monitor.screen.text();
+    try {
+      return this.monitor.screen.text();
+    } catch (e) {
+      this.monitor.faults.report(e, 'screen', 'screen text');
+      return '';
+    }
   }
 
+  /** The pane as the API shows it; a screen that cannot be read shows no edge (one pane never fails a listing). */
   view(): PaneView {
-    return paneView({ ...this.record, ...this.shown }, this.monitor.screen.edge(this.edgeLines), true, this.shellIntegration);
+    let edge: string[] = [];
+    try {
+      edge = this.monitor.screen.edge(this.edgeLines);
+    } catch (e) {
+      this.monitor.faults.report(e, 'screen', 'view');
+    }
+    const f = this.monitor.faults.summary();
+    const error = f && { at: this.wall(f.t), stage: f.stage, step: f.step, program: f.program, message: f.message, count: f.count };
+    // A believed OSC 133/633 mark: the shell reports its own commands (Tier 1), `doctor` tells the person.
+    return paneView({ ...this.record, ...this.shown }, edge, true, this.monitor.analyzer.shellIntegration, error);
   }
 
   /** The record's state now (handed to the transition hook, shown once published). */
@@ -210,7 +222,7 @@ export class LivePane {
 }
 
 /** A pane as the API shows it; `edge` empty for a closed pane. */
-export function paneView(r: PaneRecord, edge: string[], alive: boolean, shellIntegration = false): PaneView {
+export function paneView(r: PaneRecord, edge: string[], alive: boolean, shellIntegration = false, analysisError: AnalysisErrorView | null = null): PaneView {
   return {
     id: r.id,
     name: r.name,
@@ -232,6 +244,7 @@ export function paneView(r: PaneRecord, edge: string[], alive: boolean, shellInt
     edge: alive ? edge.map(redactText) : [],
     shellIntegration,
     exitCodeUnknown: exitCodeUnknown(r, shellIntegration),
+    analysisError: alive ? analysisError : null,
   };
 }
 

@@ -7,9 +7,10 @@
 //       signal      evidence the analyzer acted on: type, tier, rule, t (pane seconds) (+ line at debug)
 //       suppressed  evidence decided but not acted on: type, tier, rule, reason, t
 //       hook        an agent hook or in-band report arrived: event, program (+ line at debug)
-//       pane        a pane was attached, renamed, closed: event, attach (+ command at debug)
+//       pane        a pane was attached, renamed, closed: event, attach (+ command at debug); at error, an
+//                   exception caught in its pipeline (event analysis_error: stage, step, rule, profile, err)
 //       notify      a notification decision: state, sent, reason (errors: err, channel)
-//       daemon      start, stop, config, store maintenance
+//       daemon      start, stop, config, store maintenance; at fatal, what ended the process (event crash)
 //       http        requests and websocket clients of the API
 //   - Pane lines come from paneLogger(), which binds pane (id), name and program.
 //   - Screen text (`line`, `prompt`, `edge`) and command lines (`command`, `cmd`) are written ONLY when the logger
@@ -21,6 +22,7 @@ import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { stateDir } from '../config/paths.js';
 import type { Signal, Suppressed } from '../analysis/types.js';
+import type { IgnoredMark } from './pane-monitor.js';
 import type { TransitionRecord } from '../store/records.js';
 import { redactCommand, redactText } from './redact.js';
 import { RotatingFile } from './rotating-file.js';
@@ -116,6 +118,19 @@ export function logSignal(log: Logger, s: Signal): void {
   // Activity (output during a stalled turn) is frequent and only clears the stall: debug.
   const level = s.type === 'activity' ? 'debug' : 'info';
   log[level]({ kind: 'signal', type: s.type, tier: s.tier, rule: s.rule, t: s.t, line: s.line }, `signal ${s.type}`);
+}
+
+/** A mark ignored as forged or out of order: debug (a hostile stream can hold thousands), for `logs` to explain. */
+export function logIgnoredMark(log: Logger, m: IgnoredMark): void {
+  const what = m.reason === 'forged_mark' ? 'ignored forged mark' : 'ignored out-of-order mark';
+  const mark = markName(m.signal);
+  log.debug({ kind: 'suppressed', type: 'mark', tier: 1, rule: mark, reason: m.reason, t: m.t, line: m.line }, `${what}: ${mark}`);
+}
+
+/** `osc133 command-finished`, `osc7501 done`. */
+function markName(s: IgnoredMark['signal']): string {
+  if (s.kind === 'agent-state') return `${s.protocol} ${s.state}`;
+  return 'protocol' in s ? `${s.protocol} ${s.kind}` : s.kind;
 }
 
 export function logSuppressed(log: Logger, s: Suppressed): void {

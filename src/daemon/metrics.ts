@@ -9,6 +9,8 @@ export interface MetricsInput {
   counters: Counters;
   transitionsByTo: Map<string, number>;
   storeDropped: number;
+  /** Exceptions caught in panes' pipelines since the daemon started, by `stage\tprogram` (see FaultLog). */
+  analysisErrors?: ReadonlyMap<string, number>;
   history?: HistoryHealth;
 }
 
@@ -34,6 +36,12 @@ export function renderMetrics(m: MetricsInput): string {
   metric('termsupervisor_signals_total', 'counter', 'Detector signals fired or suppressed, by tier, type and rule or reason (kept across restarts).', signals);
   metric('termsupervisor_events_total', 'counter', 'Other counted events (notifications, links), kept across restarts.', other);
   metric('termsupervisor_store_dropped_total', 'counter', 'History writes dropped because the database could not keep up.', [[{}, m.storeDropped]]);
+  const faults: Array<[Record<string, string>, number]> = [];
+  for (const [key, n] of m.analysisErrors ?? []) {
+    const [stage = '', program = ''] = key.split('\t');
+    faults.push([{ stage, program }, n]);
+  }
+  metric('termsupervisor_analysis_errors_total', 'counter', "Exceptions caught in a pane's screen, analysis or state code since the daemon started (the pane went on), by stage and profile.", faults);
   if (m.history) {
     const h = m.history;
     metric('termsupervisor_history_degraded', 'gauge', 'History is not being kept (1), with the failing operation and cause; 0 when writes go through.', [[h.status === 'degraded' ? { op: h.op ?? '', cause: h.cause ?? '' } : {}, h.status === 'degraded' ? 1 : 0]]);

@@ -45,7 +45,7 @@ export class PaneLinks {
           paneId = m.id;
           this.byPane.get(m.id)?.close(1000, 'replaced by a new link');
           this.byPane.set(m.id, ws);
-          this.registry.open({ id: m.id, name: m.name, attach: 'run', command: m.command, cols: m.cols, rows: m.rows, agent: m.agent });
+          this.registry.open({ id: m.id, name: m.name, attach: 'run', command: m.command, cols: m.cols, rows: m.rows, agent: m.agent, markNonce: m.markNonce ?? null });
           this.reply(ws, { type: 'welcome', v: LINK_PROTOCOL_VERSION, id: m.id });
           return;
         }

@@ -2,7 +2,6 @@
 // machine. The only place these stages meet. Every event goes through the terminal's write queue so output,
 // typed input and process changes are seen in the order they happened, and in-band signals carry the time of the
 // chunk that held them.
-import { createActor, type Actor } from 'xstate';
 import type { AgentChoice, Config } from '../config/config.js';
 import type { PaneEvent } from '../attach/source.js';
 import { PaneScreen } from '../screen/pane-screen.js';
@@ -11,9 +10,13 @@ import { PaneChangeQueue } from '../queue/pane-change-queue.js';
 import { PaneAnalyzer } from '../analysis/pane-analyzer.js';
 import { forcedProgram } from '../analysis/profiles/index.js';
 import type { Signal } from '../analysis/types.js';
-import { paneMachine, signalEvent, type Transition } from '../state/pane-machine.js';
+import type { MarkRefusal } from '../analysis/mark-gate.js';
+import { signalEvent, type Transition } from '../state/pane-machine.js';
 import type { Clock } from '../state/clock.js';
 import { redactCommand } from './redact.js';
+import { FaultTracker, type FaultListener } from './pane-fault.js';
+import { PaneStateHost } from './pane-state-host.js';
+import { Fifo } from './fifo.js';
 
 /** Keys that submit, interrupt or answer (Enter, Esc, Ctrl-C, Ctrl-D, Tab): a turn may start or end with them. */
 const CONTROL_KEYS = /[\r\n\x1b\x03\x04\t]/;
@@ -29,38 +32,6 @@ export const WRITE_HIGH_WATER = 4 << 20;
 /** Events queued beyond which a feeder should wait too (a flood of one-byte events is cheap in bytes only). */
 export const MAX_QUEUED_EVENTS = 10_000;
 
-/** A FIFO with O(1) shift (Array.shift is O(n) and a flood of tiny events made replay quadratic): a ring that
- * doubles when full, so a steady stream of events allocates nothing. */
-class Fifo<T> {
-  private items: Array<T | undefined> = new Array<T | undefined>(16);
-  private first = 0;
-  private count = 0;
-  get size(): number {
-    return this.count;
-  }
-  get head(): T | undefined {
-    return this.count ? this.items[this.first] : undefined;
-  }
-  push(x: T): void {
-    if (this.count === this.items.length) {
-      const grown = new Array<T | undefined>(this.items.length * 2);
-      for (let i = 0; i < this.count; i++) grown[i] = this.items[(this.first + i) % this.items.length];
-      this.items = grown;
-      this.first = 0;
-    }
-    this.items[(this.first + this.count) % this.items.length] = x;
-    this.count++;
-  }
-  shift(): T | undefined {
-    if (!this.count) return undefined;
-    const x = this.items[this.first];
-    this.items[this.first] = undefined; // let the event go
-    this.first = (this.first + 1) % this.items.length;
-    this.count--;
-    return x;
-  }
-}
-
 export interface PaneMonitorOptions {
   cfg: Config;
   clock: Clock;
@@ -70,6 +41,8 @@ export interface PaneMonitorOptions {
   command?: string;
   /** Called before each event is applied with its time (replay advances its virtual clock here). */
   beforeEvent?: (tSeconds: number) => void;
+  /** The nonce a shell `run` started with integration puts on its marks (src/shell/inject.ts). */
+  markNonce?: string | null;
 }
 
 /** What waits in the terminal's write queue: a source event, or an agent's hook delivered out of band. */
@@ -77,18 +50,29 @@ type QueuedEvent = PaneEvent | { kind: 'hook'; t: number; signal: Extract<InBand
 
 export type TransitionListener = (tr: Transition) => void;
 export type SignalListener = (sig: Signal) => void;
+/** A mark ignored as forged or out of order (src/analysis/mark-gate.ts), with the cursor row it came on. */
+export interface IgnoredMark {
+  t: number;
+  signal: InBandSignal;
+  line: string;
+  reason: MarkRefusal;
+}
+export type IgnoredMarkListener = (m: IgnoredMark) => void;
 
 export class PaneMonitor {
   readonly screen: PaneScreen;
   readonly queue: PaneChangeQueue;
   readonly analyzer: PaneAnalyzer;
   readonly transitions: Transition[] = [];
-  private readonly actor: Actor<typeof paneMachine>;
+  /** Exceptions caught in this pane's pipeline: the pane goes on with its next event (see pane-fault.ts). */
+  readonly faults: FaultTracker;
+  private readonly machine: PaneStateHost;
   private readonly cfg: Config;
   private readonly clock: Clock;
   private readonly transitionListeners: TransitionListener[] = [];
   private readonly signalListeners: SignalListener[] = [];
   private readonly changeListeners: Array<() => void> = [];
+  private readonly ignoredListeners: IgnoredMarkListener[] = [];
   /** Events queued in the terminal, oldest first: the head is the chunk being parsed. */
   private readonly inFlight = new Fifo<QueuedEvent>();
   private pending = 0;
@@ -110,23 +94,32 @@ export class PaneMonitor {
     const th = opts.cfg.thresholds;
     this.screen = new PaneScreen({ cols: opts.cols, rows: opts.rows });
     this.queue = new PaneChangeQueue(th);
-    this.analyzer = new PaneAnalyzer({ cfg: opts.cfg, forced: forcedProgram(opts.agent), command: opts.command });
-    this.actor = createActor(paneMachine, {
-      clock: opts.clock,
-      input: {
-        nowMs: () => opts.clock.now(),
-        onTransition: (tr) => this.recordTransition(tr),
-        longRunningS: th.long_running_s,
-        waitingFallbackIdleS: th.waiting_fallback_idle_s,
-      },
-    });
-    this.actor.start();
+    this.analyzer = new PaneAnalyzer({ cfg: opts.cfg, forced: forcedProgram(opts.agent), command: opts.command, markNonce: opts.markNonce ?? null });
+    this.faults = new FaultTracker(() => this.nowS(), () => this.analyzer.currentProgram.program);
+    this.machine = new PaneStateHost({ clock: opts.clock, longRunningS: th.long_running_s, waitingFallbackIdleS: th.waiting_fallback_idle_s, faults: this.faults, onTransition: (tr) => this.recordTransition(tr) });
     this.screen.onSignal((signal, line) => {
-      const t = this.inFlight.head?.t ?? this.nowS();
-      if (signal.kind !== 'title' || this.titleKindChanged(signal.title)) this.queue.noteEvent(t);
-      this.apply(this.analyzer.signal({ t, signal, line } satisfies TimedSignal));
-      this.refreshTick();
+      // Inside xterm's parser: an exception here would stop this terminal's write queue for good.
+      const f = this.faults;
+      const outer = f.step;
+      f.begin('signal');
+      try {
+        const t = this.inFlight.head?.t ?? this.nowS();
+        const ts: TimedSignal = { t, signal, line };
+        // A forged, out-of-order or inert mark is ignored whole: it does not even hasten the next screen read.
+        const verdict = this.analyzer.admit(ts);
+        if (verdict) {
+          if (verdict !== 'inert') for (const l of this.ignoredListeners) l({ ...ts, reason: verdict });
+        } else {
+          if (signal.kind !== 'title' || this.titleKindChanged(signal.title)) this.queue.noteEvent(t);
+          this.apply(this.analyzer.signal(ts));
+          this.refreshTick();
+        }
+      } catch (e) {
+        f.report(e);
+      }
+      f.begin(outer);
     });
+    this.screen.onFault((e) => this.faults.report(e, 'screen'));
     this.scheduleTick();
   }
 
@@ -138,13 +131,23 @@ export class PaneMonitor {
     this.signalListeners.push(l);
   }
 
+  /** An exception was caught in this pane's pipeline (logged, counted, shown by whoever listens). */
+  onFault(l: FaultListener): void {
+    this.faults.onFault(l);
+  }
+
+  /** Each mark ignored as forged or out of order. */
+  onIgnoredMark(l: IgnoredMarkListener): void {
+    this.ignoredListeners.push(l);
+  }
+
   /** After each coalesced screen read (the daemon pushes the live edge from here, not per write). */
   onScreenChange(l: () => void): void {
     this.changeListeners.push(l);
   }
 
   get state() {
-    return this.actor.getSnapshot().context;
+    return this.machine.context;
   }
 
   /** Feed one source event. Cheap: the work happens as the terminal parses it. */
@@ -189,12 +192,18 @@ export class PaneMonitor {
   private readonly parsed = (): void => {
     const ev = this.inFlight.shift();
     if (!ev || this.stopped) return; // stopped: writes queued before stop() finish parsing, unanalysed
-    if (ev.kind === 'output') {
-      this.pending -= ev.data.length;
-      this.afterOutput(ev.t, ev.data);
-    } else {
-      this.afterOther(ev);
-      this.refreshTick();
+    if (ev.kind === 'output') this.pending -= ev.data.length;
+    // xterm runs this callback: an exception escaping it would kill the process and stall the write queue.
+    this.faults.begin(ev.kind);
+    try {
+      if (ev.kind === 'output') {
+        this.afterOutput(ev.t, ev.data);
+      } else {
+        this.afterOther(ev);
+        this.refreshTick();
+      }
+    } catch (e) {
+      this.faults.report(e);
     }
     const next = this.inFlight.head;
     if (next !== undefined && this.opts.beforeEvent) this.opts.beforeEvent(next.t);
@@ -219,17 +228,23 @@ export class PaneMonitor {
 
   /** The person has seen the pane (dashboard ack, focus). */
   ack(by = 'user'): void {
-    this.actor.send({ type: 'ACK', t: this.nowS(), by });
-    this.analyzer.setState(this.state.state);
+    this.faults.guard('ack', () => {
+      this.faults.stage = 'state';
+      this.machine.send({ type: 'ACK', t: this.nowS(), by });
+      this.analyzer.setState(this.state.state);
+    });
   }
 
   /** Take a snapshot now if the screen changed, then run the analyzer's timers. */
   tick(): void {
-    const t = this.nowS();
-    // While a decision waits on the next read (analyzer.deciding), output not read yet may settle it: read it now
-    // rather than at the steady pace, so a window never closes on a stale screen and a turn shows its work at once.
-    this.maybeTake(t, this.analyzer.deciding);
-    this.apply(this.analyzer.tick(t));
+    this.faults.guard('tick', () => {
+      const t = this.nowS();
+      // While a decision waits on the next read (analyzer.deciding), output not read yet may settle it: read it now
+      // rather than at the steady pace, so a window never closes on a stale screen and a turn shows its work at once.
+      this.maybeTake(t, this.analyzer.deciding);
+      this.faults.stage = 'analysis';
+      this.apply(this.analyzer.tick(t));
+    });
   }
 
   stop(): void {
@@ -237,7 +252,7 @@ export class PaneMonitor {
     this.stopped = true;
     if (this.tickTimer !== null) this.clock.clearTimeout(this.tickTimer);
     if (this.coalesceTimer !== null) this.clock.clearTimeout(this.coalesceTimer);
-    this.actor.stop();
+    this.machine.stop();
     this.screen.dispose();
     this.releaseDrain();
   }
@@ -264,7 +279,7 @@ export class PaneMonitor {
   private readonly onCoalesceTimer = (): void => {
     this.coalesceTimer = null;
     const now = this.nowS();
-    this.maybeTake(now, false);
+    this.faults.guard('read', () => this.maybeTake(now, false));
     this.armCoalesce(now);
   };
 
@@ -335,7 +350,9 @@ export class PaneMonitor {
       if (t - this.syncSince < SYNC_FRAME_MAX_S) return;
     }
     this.syncSince = null;
+    this.faults.stage = 'screen';
     const change = this.queue.take(t, this.screen.snapshot());
+    this.faults.stage = 'analysis';
     this.apply(this.analyzer.change(change));
     this.refreshTick();
     for (const l of this.changeListeners) l();
@@ -350,10 +367,19 @@ export class PaneMonitor {
   }
 
   private apply(signals: Signal[]): void {
+    const f = this.faults;
     for (const s of signals) {
-      for (const l of this.signalListeners) l(s);
-      this.actor.send(signalEvent(s));
+      f.stage = 'state';
+      for (const l of this.signalListeners) {
+        try {
+          l(s);
+        } catch (e) {
+          f.report(e);
+        }
+      }
+      this.machine.send(signalEvent(s));
       this.analyzer.setState(this.state.state);
+      f.stage = 'analysis';
     }
   }
 
@@ -362,7 +388,14 @@ export class PaneMonitor {
     if (this.transitions.length > 512) this.transitions.splice(0, this.transitions.length - 512);
     // The analyzer learns timer-driven moves (LONG_RUNNING, waiting fallback) too.
     this.analyzer.setState(tr.to);
-    for (const l of this.transitionListeners) l(tr);
+    // Delivered inside the machine's action: a listener that throws must not stop the machine.
+    for (const l of this.transitionListeners) {
+      try {
+        l(tr);
+      } catch (e) {
+        this.faults.report(e, 'state');
+      }
+    }
   }
 
   private scheduleTick(): void {
@@ -383,7 +416,13 @@ export class PaneMonitor {
   private readonly onTickTimer = (): void => {
     this.tickTimer = null;
     this.tick();
-    this.scheduleTick();
+    try {
+      this.scheduleTick();
+    } catch (e) {
+      // The analyzer could not say when it next needs a look: look again at the resting pace, so the pane stays watched.
+      this.faults.report(e);
+      if (!this.stopped) this.tickTimer = this.clock.setTimeout(this.onTickTimer, Math.max(this.cfg.thresholds.tick_s, this.cfg.thresholds.rest_tick_s) * 1000);
+    }
   };
 
 

@@ -13,7 +13,9 @@ import type { NotifyEvent, NotifyKind } from '../notify/types.js';
 import { StoreError } from '../store/store-error.js';
 import { LivePane, paneView, type PaneState, type UntimedEvent } from './live-pane.js';
 import { renderMetrics } from './metrics.js';
-import { logSignal, logTransition, paneLogger, type Logger } from './logger.js';
+import { redactText } from './redact.js';
+import { logIgnoredMark, logSignal, logTransition, paneLogger, type Logger } from './logger.js';
+import { FaultLog } from './fault-log.js';
 
 
 export interface RegistryOptions {
@@ -38,6 +40,8 @@ export interface OpenPane {
   cols: number;
   rows: number;
   agent: AgentChoice;
+  /** The nonce on the marks of a shell started with integration (a `run` pane's): its marks without it are forged. */
+  markNonce?: string | null;
 }
 
 /** Codex threads remembered at most (a thread of a closed pane is forgotten with it, or when this many are newer). */
@@ -61,6 +65,8 @@ export class PaneRegistry implements DaemonApi {
   private readonly transitionsByTo = new Map<string, number>();
   /** Codex thread id -> the pane its hooks land on (see src/hooks/match-hook.ts). */
   private readonly threads = new Map<string, string>();
+  /** Exceptions caught in panes' pipelines: logged (repeats thinned) and counted for /metrics. */
+  private readonly faults = new FaultLog();
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly opts: RegistryOptions) {
@@ -90,6 +96,12 @@ export class PaneRegistry implements DaemonApi {
     const plog = paneLogger(this.opts.log, { id: p.id, name: p.name, program: pane.record.program });
     this.logs.set(p.id, plog);
     pane.monitor.onSignal((s) => logSignal(plog, s));
+    pane.monitor.onFault((f) => {
+      this.faults.record(pane.id, plog, f);
+      // The card shows "analysis error" at once, not at the next screen read.
+      if (this.live.get(pane.id) === pane) this.emit({ type: 'pane', pane: pane.view() });
+    });
+    pane.monitor.onIgnoredMark((m) => logIgnoredMark(plog, m));
     this.opts.store.upsertPane(pane.record);
     plog.info({ kind: 'pane', attach: p.attach, event: previous ? 'reattached' : 'attached', command: p.command }, 'pane attached');
     this.emit({ type: 'pane', pane: pane.view() });
@@ -168,7 +180,13 @@ export class PaneRegistry implements DaemonApi {
     return r ? paneView(r, [], false) : null;
   }
 
+  /** The screen as shown anywhere (the API, the dashboard): secrets masked line by line, as the edge is. */
   screen(id: string): string | null {
+    return this.rawScreen(id)?.split('\n').map(redactText).join('\n') ?? null;
+  }
+
+  /** The screen as the terminal has it, for what reads it but never shows it (a task's criteria). */
+  rawScreen(id: string): string | null {
     return this.live.get(id)?.screenText() ?? null;
   }
 
@@ -209,7 +227,7 @@ export class PaneRegistry implements DaemonApi {
     this.syncCounters();
     const views = [...this.live.values()].map((p) => p.view());
     const counters = this.stored(() => this.opts.store.counters(), {});
-    return renderMetrics({ panes: views, counters, transitionsByTo: this.transitionsByTo, storeDropped: this.opts.store.dropped, history: this.opts.store.health() });
+    return renderMetrics({ panes: views, counters, transitionsByTo: this.transitionsByTo, storeDropped: this.opts.store.dropped, history: this.opts.store.health(), analysisErrors: this.faults.counts });
   }
 
   subscribe(listener: (m: WsMessage) => void): () => void {

@@ -7,7 +7,7 @@ import type { PaneRegistry } from './pane-registry.js';
 export function taskPanes(registry: PaneRegistry, enterDelayS: number): PaneAccess {
   return {
     view: (id) => registry.pane(id),
-    screen: (id) => registry.screen(id),
+    screen: (id) => registry.rawScreen(id),
     verdict: (id) => registry.livePane(id)?.monitor.analyzer.classification?.verdict ?? null,
     async type(id, text, enter) {
       if (text && !registry.sendText(id, text)) return false;

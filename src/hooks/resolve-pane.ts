@@ -1,5 +1,5 @@
 // Finds the daemon's pane a hook came from. In order: the `run` pane id the wrapper put in its child's environment;
-// tmux's pane (panes attached from tmux have ids `tmux:<server>:%N`); iTerm2's session (`iterm2:…<uuid>`); the
+// tmux's pane (panes attached from tmux have ids `tmux:<server>@<its run>:%N`); iTerm2's session (`iterm2:…<uuid>`); the
 // terminal. A reference that names no live pane, or more than one, is unmatched: a hook never lands on a guess.
 import { createHash } from 'node:crypto';
 import type { PaneRef } from './pane-ref.js';
@@ -37,7 +37,8 @@ function tmuxMatch(pane: string, socket: string | undefined, panes: readonly Hoo
   // (src/attach/tmux/tmux-socket.ts); a path is accepted as it is too.
   if (!socket) return null;
   const keys = [socket, socket.slice(socket.lastIndexOf('/') + 1), `s${createHash('sha256').update(socket).digest('hex').slice(0, 12)}`];
-  return only(same.filter((p) => keys.includes(p.id.slice('tmux:'.length, p.id.length - pane.length - 1))));
+  // The id's server part is `<key>@<life>` (the server's run): the key names the socket.
+  return only(same.filter((p) => keys.includes(p.id.slice('tmux:'.length, p.id.length - pane.length - 1).split('@')[0]!)));
 }
 
 function only(ps: readonly HookCandidate[]): string | null {

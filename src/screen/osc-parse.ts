@@ -2,26 +2,42 @@
 // so a hostile or newer sequence is ignored rather than thrown on.
 import type { InBandSignal } from './types.js';
 
-/** OSC 133 (FinalTerm) and OSC 633 (VS Code): A prompt, B input, C executed, D[;exit] finished, 633 E;cmdline. */
+/** The option that carries the mark nonce of a shell we started with integration (`133;D;0;nonce=…`). */
+export const NONCE_OPTION = 'nonce';
+/** A nonce is a short token; anything longer is no nonce of ours (and is not kept). */
+const MAX_NONCE_CHARS = 128;
+
+/** OSC 133 (FinalTerm) and OSC 633 (VS Code): A prompt, B input, C executed, D[;exit] finished, 633 E;cmdline.
+ * `key=value` options may follow the letter (FinalTerm's `aid=`, our `nonce=`); the exit code is D's first field
+ * that is not one. VS Code's 633 E carries its nonce as the field after the command line. */
 export function parseShellIntegration(protocol: 'osc133' | 'osc633', data: string): InBandSignal | null {
   const [code, ...rest] = data.split(';');
+  const nonce = code === 'E' ? rest[1] : option(rest, NONCE_OPTION);
+  const signed = nonce !== undefined && nonce.length > 0 && nonce.length <= MAX_NONCE_CHARS ? { nonce } : {};
   switch (code) {
     case 'A':
-      return { kind: 'prompt-start', protocol };
+      return { kind: 'prompt-start', protocol, ...signed };
     case 'B':
-      return { kind: 'command-input', protocol };
+      return { kind: 'command-input', protocol, ...signed };
     case 'C':
-      return { kind: 'command-executed', protocol };
+      return { kind: 'command-executed', protocol, ...signed };
     case 'D': {
-      const raw = rest[0];
+      const raw = rest.find((f) => !f.includes('='));
       const exit = raw !== undefined && /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : undefined;
-      return { kind: 'command-finished', protocol, exitCode: exit };
+      return { kind: 'command-finished', protocol, exitCode: exit, ...signed };
     }
     case 'E':
-      return protocol === 'osc633' ? { kind: 'command-line', protocol, commandLine: unescape633(rest[0] ?? '') } : null;
+      return protocol === 'osc633' ? { kind: 'command-line', protocol, commandLine: unescape633(rest[0] ?? ''), ...signed } : null;
     default:
       return null;
   }
+}
+
+/** The value of the first `key=value` field named `key`. */
+function option(fields: readonly string[], key: string): string | undefined {
+  const prefix = `${key}=`;
+  const f = fields.find((x) => x.startsWith(prefix));
+  return f === undefined ? undefined : f.slice(prefix.length);
 }
 
 /** VS Code escapes `;` and control chars in 633 E as \xAB; decode those, leave anything else as is. */

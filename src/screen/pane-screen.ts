@@ -6,12 +6,19 @@ import type { Terminal as XTerminal, IBufferNamespace, IDisposable } from '@xter
 import { parseAgentState, parseIterm, parseNotification, parseShellIntegration } from './osc-parse.js';
 import type { InBandSignal, ScreenSnapshot } from './types.js';
 import { clampRepeatParams, CsiClamp, LOOPING_CSI_FINALS, type CsiParams } from './csi-clamp.js';
+import { sharedParseBudget, type ParseBudget } from './parse-budget.js';
+import { yieldOnCostly, type CoreHandlers } from './costly-sequences.js';
+import { capPayloads } from './payload-cap.js';
 import { coreBuffer, RowText, type CoreBuffer } from './row-text.js';
 
 const { Terminal } = xtermHeadless;
 
 /** Scrollback kept per pane: enough for context in `screen` views, small enough for 100 panes. */
 export const SCREEN_SCROLLBACK_LINES = 1000;
+/** Characters handed to xterm in one write(): it yields the thread only between writes (after 12 ms), and 4 K of
+ * the costliest bytes no handler checks (printing in insert mode or line feeds on a 1000-column pane, 2-3.5 µs a
+ * character) parse in about 10 ms. */
+export const MAX_WRITE_PIECE = 4 << 10;
 /** Titles longer than this are cut: a title is shown and compared often, and a program may set megabytes. */
 export const MAX_TITLE_CHARS = 512;
 
@@ -19,6 +26,8 @@ export interface PaneScreenOptions {
   cols: number;
   rows: number;
   scrollback?: number;
+  /** How long parsing may hold the thread (default: the one budget all panes of the process share). */
+  budget?: ParseBudget;
 }
 
 export type SignalListener = (signal: InBandSignal, cursorLine: string) => void;
@@ -29,6 +38,7 @@ export class PaneScreen {
   private readonly buffers: IBufferNamespace;
   private readonly disposables: IDisposable[] = [];
   private readonly listeners: SignalListener[] = [];
+  private readonly faultListeners: Array<(e: unknown) => void> = [];
   private title = '';
   /** Inside a synchronized-output frame (CSI ?2026h … l) the screen is half drawn: do not read it. */
   private syncFrame = false;
@@ -45,8 +55,10 @@ export class PaneScreen {
   /** xterm's active buffer, when its internals are reachable: rows are then read by rowText. */
   private readonly core: (() => CoreBuffer) | null;
   private readonly rowText = new RowText();
+  private readonly budget: ParseBudget;
 
   constructor(opts: PaneScreenOptions) {
+    this.budget = opts.budget ?? sharedParseBudget;
     this.term = new Terminal({
       cols: clampDim(opts.cols, 80),
       rows: clampDim(opts.rows, 24),
@@ -61,8 +73,13 @@ export class PaneScreen {
     const p = this.term.parser;
     const osc = (ident: number, parse: (d: string) => InBandSignal | null) =>
       this.disposables.push(p.registerOscHandler(ident, (data) => {
-        const s = parse(data);
-        if (s) this.emit(s);
+        // Inside xterm's parser: an exception would stop this terminal's write queue for good.
+        try {
+          const s = parse(data);
+          if (s) this.emit(s);
+        } catch (e) {
+          this.fault(e);
+        }
         return true;
       }));
     osc(133, (d) => parseShellIntegration('osc133', d));
@@ -95,6 +112,7 @@ export class PaneScreen {
         this.emit({ kind: 'alt-screen', on: buf.type === 'alternate' });
       }),
     );
+    capPayloads(this.term); // after every OSC/DCS handler is registered
   }
 
   /** xterm's input handler reports the rows each parse touched; with it a snapshot re-reads only those rows.
@@ -109,20 +127,35 @@ export class PaneScreen {
     return true;
   }
 
-  /** Looping CSIs' counts clamped in xterm's parameter store right before its handler runs: the parser already
-   * found the sequence, so no chunk is scanned for it. Internal API (pinned @xterm/headless 5.5): without it every
-   * chunk is clamped by CsiClamp.filter instead. */
+  /** Looping CSIs' counts clamped to the pane in xterm's parameter store right before its handler runs: the parser
+   * already found the sequence, so no chunk is scanned for it. Each is also a point where a long parse yields the
+   * thread (ParseBudget). Internal API (pinned @xterm/headless 5.5: a handler's count store, and a Promise returned
+   * by a handler pauses the parser): without it every chunk is clamped by CsiClamp.filter instead. */
   private clampInParser(): boolean {
-    type Register = (id: { final: string }, cb: (p: CsiParams) => boolean) => IDisposable;
-    const core = (this.term as unknown as { _core?: { registerCsiHandler?: Register } })._core;
-    if (typeof core?.registerCsiHandler !== 'function') return false;
+    const core = (this.term as unknown as { _core?: Partial<CoreHandlers> })._core;
+    if (typeof core?.registerCsiHandler !== 'function' || typeof core.registerEscHandler !== 'function') return false;
+    const term = this.term;
     for (const final of LOOPING_CSI_FINALS) {
-      this.disposables.push(core.registerCsiHandler({ final }, (p) => {
-        clampRepeatParams(p);
-        return false; // xterm's own handler runs next, on the clamped counts
+      this.disposables.push(core.registerCsiHandler({ final }, (p: CsiParams) => {
+        try {
+          clampRepeatParams(p, final, term, final === 'b' ? this.precedingCellChars() : 1);
+        } catch (e) {
+          this.fault(e); // inside xterm's parser: thrown on, it would stop this terminal's write queue for good
+        }
+        return this.budget.check(); // false: xterm's own handler runs next, on the clamped counts
       }));
     }
+    this.disposables.push(...yieldOnCostly(core as CoreHandlers, this.budget));
     return true;
+  }
+
+  /** Characters in the cell before the cursor (what REP repeats): more than one for combining marks. */
+  private precedingCellChars(): number {
+    const buf = this.buffers.active;
+    const line = buf.getLine(buf.baseY + buf.cursorY);
+    let cell = line?.getCell(buf.cursorX - 1);
+    if (cell && cell.getWidth() === 0) cell = line?.getCell(buf.cursorX - 2);
+    return cell?.getChars().length || 1;
   }
 
   private markAllDirty(): void {
@@ -134,10 +167,25 @@ export class PaneScreen {
     this.listeners.push(listener);
   }
 
+  /** An exception in this screen's own handlers inside xterm's parser (caught there, so parsing goes on). */
+  onFault(listener: (e: unknown) => void): void {
+    this.faultListeners.push(listener);
+  }
+
+  private fault(e: unknown): void {
+    for (const l of this.faultListeners) l(e);
+  }
+
   /** Queue bytes for parsing; `done` runs once they are on the screen (in write order). */
   write(data: string | Uint8Array, done?: () => void): void {
     const text = typeof data === 'string' ? data : (this.decoder ??= new TextDecoder('utf-8')).decode(data, { stream: true });
-    this.term.write(!text.length ? text : this.clampsInParser ? this.clamp.hold(text) : this.clamp.filter(text), done);
+    const out = !text.length ? text : this.clampsInParser ? this.clamp.hold(text) : this.clamp.filter(text, this.term);
+    if (out.length <= MAX_WRITE_PIECE) return this.term.write(out, done);
+    // xterm checks the time only between writes: in pieces, a long chunk lets the event loop in every 12 ms.
+    for (let i = 0; i < out.length; i += MAX_WRITE_PIECE) {
+      const end = i + MAX_WRITE_PIECE;
+      this.term.write(out.slice(i, end), end >= out.length ? done : undefined);
+    }
   }
 
   resize(cols: number, rows: number): void {
@@ -242,7 +290,14 @@ export class PaneScreen {
     // The cursor row explains a command or agent signal; a title, bell or mode switch explains itself.
     const explains = signal.kind !== 'title' && signal.kind !== 'bell' && signal.kind !== 'bracketed-paste' && signal.kind !== 'alt-screen';
     const line = this.listeners.length && explains ? this.cursorLine() : '';
-    for (const l of this.listeners) l(signal, line);
+    // Listeners run inside xterm's parser (OSC, modes, title): one that throws must not stop the write queue.
+    for (const l of this.listeners) {
+      try {
+        l(signal, line);
+      } catch (e) {
+        this.fault(e);
+      }
+    }
   }
 }
 

@@ -2,13 +2,15 @@
 
 /** An in-band signal parsed out of the byte stream (shell integration, agent OSCs, title, bell, modes). */
 export type InBandSignal =
-  | { kind: 'prompt-start'; protocol: 'osc133' | 'osc633' }
-  | { kind: 'command-input'; protocol: 'osc133' | 'osc633' }
+  // Shell integration marks. `nonce`: the token the mark carried (`nonce=` option; 633 E's last field), which a
+  // shell we started with integration puts on every mark it makes (src/shell/inject.ts).
+  | { kind: 'prompt-start'; protocol: 'osc133' | 'osc633'; nonce?: string }
+  | { kind: 'command-input'; protocol: 'osc133' | 'osc633'; nonce?: string }
   /** `run`: the wrapper's own program started as one command; its end always comes (it sees the exit). */
-  | { kind: 'command-executed'; protocol: 'osc133' | 'osc633' | 'run' }
+  | { kind: 'command-executed'; protocol: 'osc133' | 'osc633' | 'run'; nonce?: string }
   /** exitCode undefined = the prompt came back with no command run (D without a code). */
-  | { kind: 'command-finished'; protocol: 'osc133' | 'osc633' | 'run'; exitCode: number | undefined }
-  | { kind: 'command-line'; protocol: 'osc633'; commandLine: string }
+  | { kind: 'command-finished'; protocol: 'osc133' | 'osc633' | 'run'; exitCode: number | undefined; nonce?: string }
+  | { kind: 'command-line'; protocol: 'osc633'; commandLine: string; nonce?: string }
   | { kind: 'user-var'; name: string; value: string }
   | { kind: 'cwd'; path: string }
   /** Codex CLI OSC 7501: state=working|blocked|done|error|idle plus key=value extras. */

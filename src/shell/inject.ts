@@ -3,11 +3,12 @@
 // untouched) and then adds the OSC 133 marks of snippets.ts. bash gets `--init-file`, zsh a ZDOTDIR whose files
 // source the person's own, fish an init command. A shell started in a way we cannot mirror faithfully (bash
 // --norc or --posix, zsh -f, an rc file of the person's choosing) is started as it is.
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stateDir } from '../config/paths.js';
 import { programName } from '../analysis/program-kind.js';
-import { snippet, type Shell } from './snippets.js';
+import { MARK_NONCE_ENV, snippet, type Shell } from './snippets.js';
 
 /** The start-up files hold nothing secret, but they are ours: only this user reads them. */
 const DIR_MODE = 0o700;
@@ -16,6 +17,8 @@ const FILE_MODE = 0o600;
 export const USER_ZDOTDIR_ENV = 'TERMSUPERVISOR_USER_ZDOTDIR';
 /** Set when a login bash was asked for: our init file then reads the login files, as bash -l would. */
 export const BASH_LOGIN_ENV = 'TERMSUPERVISOR_BASH_LOGIN';
+/** Bytes of randomness in a session's mark nonce: nobody guesses it, a `cat` of another session's marks misses. */
+const NONCE_BYTES = 16;
 
 export interface Injection {
   shell: Shell;
@@ -23,6 +26,9 @@ export interface Injection {
   argv: string[];
   /** Variables to add to the shell's environment; a null value removes the variable. */
   env: Record<string, string | null>;
+  /** The nonce this session's marks carry (handed over in MARK_NONCE_ENV, which the shell unsets at once): marks
+   * without it are forged (src/analysis/mark-gate.ts). */
+  nonce: string;
 }
 
 /** Arguments we know how to keep (anything else: the shell is started as it is, without integration). */
@@ -49,6 +55,8 @@ export function injectShellIntegration(argv: readonly string[], env: NodeJS.Proc
   if (shell !== 'bash' && shell !== 'zsh' && shell !== 'fish') return null;
   if (!args.every((a) => KEEPS[shell].includes(a))) return null;
   mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+  const nonce = randomBytes(NONCE_BYTES).toString('hex');
+  const signed = { [MARK_NONCE_ENV]: nonce };
   switch (shell) {
     case 'bash': {
       const file = writeOwn(join(dir, 'bash'), 'init.bash', BASH_INIT + snippet('bash'));
@@ -59,17 +67,18 @@ export function injectShellIntegration(argv: readonly string[], env: NodeJS.Proc
       return {
         shell,
         argv: [arg0, '--init-file', file, ...(noProfile ? ['--noprofile'] : []), ...rest],
-        env: { [BASH_LOGIN_ENV]: login && !noProfile ? '1' : null },
+        env: { [BASH_LOGIN_ENV]: login && !noProfile ? '1' : null, ...signed },
+        nonce,
       };
     }
     case 'zsh': {
       const zdot = join(dir, 'zsh');
       for (const [name, text] of Object.entries(zshFiles())) writeOwn(zdot, name, text);
-      return { shell, argv: [arg0, ...args], env: { ZDOTDIR: zdot, [USER_ZDOTDIR_ENV]: env['ZDOTDIR'] ?? null } };
+      return { shell, argv: [arg0, ...args], env: { ZDOTDIR: zdot, [USER_ZDOTDIR_ENV]: env['ZDOTDIR'] ?? null, ...signed }, nonce };
     }
     case 'fish': {
       const file = writeOwn(join(dir, 'fish'), 'init.fish', FISH_INIT + snippet('fish'));
-      return { shell, argv: [arg0, ...args, '--init-command', `source ${fishQuote(file)}`], env: {} };
+      return { shell, argv: [arg0, ...args, '--init-command', `source ${fishQuote(file)}`], env: signed, nonce };
     }
   }
 }

@@ -14,7 +14,8 @@ export interface Clock {
 }
 
 export class RealClock implements Clock {
-  private readonly origin = Date.now();
+  /** `origin`: Date.now() at pane time 0 (another thread's clock, to read the same pane time). */
+  constructor(readonly origin = Date.now()) {}
   /** Milliseconds since this clock was made (pane time starts at 0, like a recording). */
   now(): number {
     return Date.now() - this.origin;

@@ -49,6 +49,25 @@ export interface PaneView {
   /** DONE was read from a shell's screen, with no shell integration seen: whether the command succeeded is not
    * known (shell integration reports its exit code). Shown as "exit codes unknown: install shell integration". */
   exitCodeUnknown: boolean;
+  /** The pane's screen, analysis or state code threw (it was caught: the pane is still watched); the last such
+   * error and how many there were. Shown as "analysis error". null when none, or the pane is closed. */
+  analysisError: AnalysisErrorView | null;
+}
+
+/** An exception caught in a pane's pipeline (src/daemon/pane-fault.ts). */
+export interface AnalysisErrorView {
+  /** When the last one happened. */
+  at: number;
+  /** screen | analysis | state: the stage that threw. */
+  stage: string;
+  /** What the pane was applying: output, input, hook, tick, signal, read, ack, ... */
+  step: string;
+  /** The profile reading the pane. */
+  program: string;
+  /** The error's name and message, on one line. */
+  message: string;
+  /** How many since the pane attached. */
+  count: number;
 }
 
 export interface TransitionView extends Omit<TransitionRecord, 'paneId'> {

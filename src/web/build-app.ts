@@ -10,6 +10,7 @@ import { StaticFiles } from './static-files.js';
 import { parseHookBody } from '../hooks/hook-body.js';
 import { WsHub, type HubOptions } from './ws-hub.js';
 import { registerTaskRoutes } from './task-routes.js';
+import { FEED_FULL_CLOSE_CODE, FeedSlots } from './feed-slots.js';
 import { StoreError } from '../store/store-error.js';
 import type { HealthView } from './api-types.js';
 
@@ -24,6 +25,8 @@ export interface AppOptions {
   /** Largest message a link (run wrapper, bridge) may send: one pty read is far smaller. */
   maxLinkMessageBytes?: number;
   logger?: boolean;
+  /** Caps on open /ws feeds (default: feed-slots.ts). */
+  feedSlots?: FeedSlots;
 }
 
 /** Rows of history `GET /api/panes/:id/transitions` returns at most, whatever `limit` asks. */
@@ -45,6 +48,7 @@ export function buildApp(opts: AppOptions): App {
   const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 1 << 20 });
   const files = new StaticFiles(opts.webDir);
   const hub = new WsHub(opts.hub);
+  const slots = opts.feedSlots ?? new FeedSlots();
   const unsubscribe = api.subscribe((m) => {
     hub.publish(m);
     if (m.type === 'transition') hub.flushPane(m.transition.paneId);
@@ -59,6 +63,13 @@ export function buildApp(opts: AppOptions): App {
     }
   });
 
+  // Every route reads its query parameters as single strings: a repeated one (`?pane=a&pane=b`, parsed as an
+  // array) is the client's mistake, said as such, for every route at once rather than a 500 from one of them.
+  app.addHook('preValidation', async (req, reply) => {
+    const repeated = Object.entries((req.query ?? {}) as Record<string, unknown>).find(([, v]) => Array.isArray(v));
+    if (repeated) return reply.code(400).send({ error: `query parameter ${JSON.stringify(repeated[0])} is given ${(repeated[1] as unknown[]).length} times: give it once` });
+  });
+
   app.get('/healthz', async (): Promise<HealthView> => {
     const history = api.history?.();
     return history ? { ok: history.status === 'ok', version: api.version, history } : { ok: true, version: api.version };
@@ -68,7 +79,7 @@ export function buildApp(opts: AppOptions): App {
     if (err instanceof StoreError) return reply.code(503).send({ error: err.message });
     return reply.send(err);
   });
-  app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(api.metrics() + hubMetrics(hub)));
+  app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(api.metrics() + hubMetrics(hub, slots)));
 
   app.get('/', async (_req, reply) => {
     const f = files.index;
@@ -132,7 +143,10 @@ export function buildApp(opts: AppOptions): App {
     if (opts.loopback && !loopbackHost(raw.headers.host)) return refuse(403, 'Forbidden');
     if (path === '/ws') {
       if (!auth.mayWatch(req)) return refuse(401, 'Unauthorized');
+      const slot = slots.take(auth.hasToken(req) ? 'token' : 'open');
       wssFeed.handleUpgrade(raw, socket, head, (ws: WebSocket) => {
+        if ('refused' in slot) return ws.close(FEED_FULL_CLOSE_CODE, slot.refused);
+        ws.once('close', slot.release);
         ws.on('message', () => {}); // the dashboard only listens; anything it sends is ignored
         const history = api.history?.();
         hub.add(ws, { type: 'hello', version: api.version, panes: api.panes(), ...(history && { history }) });
@@ -173,7 +187,7 @@ function parseLimit(v: string | undefined): number | null {
   return n >= 1 && n <= MAX_LIMIT ? n : null;
 }
 
-function hubMetrics(hub: WsHub): string {
+function hubMetrics(hub: WsHub, slots: FeedSlots): string {
   return [
     '# HELP termsupervisor_ws_clients Dashboard websocket clients connected.',
     '# TYPE termsupervisor_ws_clients gauge',
@@ -187,6 +201,9 @@ function hubMetrics(hub: WsHub): string {
     '# HELP termsupervisor_ws_dropped_total Clients dropped for not reading.',
     '# TYPE termsupervisor_ws_dropped_total counter',
     `termsupervisor_ws_dropped_total ${hub.dropped}`,
+    '# HELP termsupervisor_ws_refused_total Feeds refused because the cap on open feeds was reached.',
+    '# TYPE termsupervisor_ws_refused_total counter',
+    `termsupervisor_ws_refused_total ${slots.refused}`,
     '',
   ].join('\n');
 }

@@ -72,8 +72,9 @@ describe('termsupervisor daemon', () => {
   it('keeps every committed transition across kill -9, and the wrapper comes back to the restarted daemon', async () => {
     const d = dirs();
     const first = await daemon(d);
-    // Tier 1 marks in a loop: a steady burst of transitions (RUNNING, DONE, RUNNING, ...).
-    const burst = "import sys,time\nwhile True:\n  for m in ('C','D;0'):\n    sys.stdout.write('\\x1b]133;%s\\x07' % m); sys.stdout.flush(); time.sleep(0.05)\n";
+    // Tier 1 marks in a loop, in the order commands make them (prompt, start, end): a steady burst of transitions
+    // (RUNNING, DONE, RUNNING, ...).
+    const burst = "import sys,time\nwhile True:\n  for m in ('A','C','D;0'):\n    sys.stdout.write('\\x1b]133;%s\\x07' % m); sys.stdout.flush(); time.sleep(0.05)\n";
     writeFileSync(`${d.dir}/burst.py`, burst);
     const w = wrapper(d, ['--name', 'burst'], ['python3', `${d.dir}/burst.py`]);
     const id = await until('the pane to join', async () => (await first.get<PaneView[]>('/api/panes'))[0]?.id, () => first.diag() + w.out);

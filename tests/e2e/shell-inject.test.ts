@@ -3,7 +3,7 @@
 // theirs) in a home of its own. `false` must be FAILED with its exit code, Tier 1; their hook and alias must still
 // work; their files must be left as they were; `--no-shell-integration` must start the shell without it.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, scratch, testEnv, Wrapped, type LogLine } from './harness.js';
@@ -29,7 +29,8 @@ afterEach(() => {
   for (const c of dirs.splice(0)) c();
 });
 
-const MARK_A = '\x1b]133;A\x07';
+/** The prompt mark (with the session's nonce on it, when injected). */
+const MARK_A = '\x1b]133;A';
 const tier1 = (state: string) => (e: LogLine) => e.state === state && e.tier === 1;
 
 interface Setup {
@@ -71,7 +72,7 @@ const SETUPS: Record<'bash' | 'zsh' | 'fish', (home: string, dir: string) => Set
   }),
 };
 
-function start(shell: 'bash' | 'zsh' | 'fish', runArgs: string[] = []): { w: Wrapped; setup: Setup } {
+function start(shell: 'bash' | 'zsh' | 'fish', runArgs: string[] = [], prepare?: (dir: string) => Record<string, string>): { w: Wrapped; setup: Setup } {
   const s = scratch();
   dirs.push(s.cleanup);
   const home = join(s.dir, 'home');
@@ -80,6 +81,7 @@ function start(shell: 'bash' | 'zsh' | 'fish', runArgs: string[] = []): { w: Wra
   mkdirSync(join(setup.rc.path, '..'), { recursive: true });
   writeFileSync(setup.rc.path, setup.rc.text);
   const env = testEnv(s.dir, { HOME: home, ...setup.env });
+  Object.assign(env, prepare?.(s.dir));
   delete env['PS1']; // the person's own prompt, from their files
   const w = new Wrapped(s.log, ['--no-daemon', '--name', shell, ...runArgs, '--', shell], env);
   open.push(w);
@@ -104,6 +106,28 @@ describe.each(['bash', 'zsh', 'fish'] as const)('run -- %s: shell integration in
     await w.waitOutput('their alias and hook at work', (o) => setup.says.test(o));
     expect(w.output, w.diag()).not.toMatch(/unbound variable|parameter not set|command not found|parse error|syntax error|Unknown command|No such file/i);
     expect(readFileSync(setup.rc.path, 'utf8')).toBe(setup.rc.text);
+    await w.typeLine('exit');
+    await w.exited();
+  });
+
+  it.skipIf(!HAVE[shell])('marks in a command\'s output (a `cat` of a file holding them) are forged: the command\'s own end decides; the nonce is in no program\'s environment', async () => {
+    // A program on PATH (one word to type: fish redraws a line as it highlights it) that cats forged marks, with
+    // failing exit codes, then reports whether it inherited the nonce, then exits 0.
+    const { w } = start(shell, [], (dir) => {
+      const bin = join(dir, 'bin');
+      mkdirSync(bin);
+      const marks = join(dir, 'marks.txt');
+      const forged = ['133;D;1', '133;A', '133;C', '633;D;1', '133;D;1;nonce=0123456789abcdef0123456789abcdef', '133;D;2;nonce='];
+      writeFileSync(marks, `saved output\n${forged.map((m) => `\x1b]${m}\x07`).join('')}after the marks\n`);
+      writeFileSync(join(bin, 'forgedmarks'), `#!/bin/sh\ncat '${marks}'\nprintenv TERMSUPERVISOR_MARK_NONCE || echo no-nonce-env\necho tail-end\n`);
+      chmodSync(join(bin, 'forgedmarks'), 0o755);
+      return { PATH: `${bin}:${process.env['PATH']}` };
+    });
+    await w.waitOutput('the first prompt mark', (o) => o.includes(MARK_A));
+    await w.typeLine('forgedmarks');
+    await w.waitOutput('the program\'s last line', (o) => /no-nonce-env\r?\ntail-end/.test(o));
+    const end = await w.transition('the command\'s end (Tier 1)', (e) => (e.state === 'DONE' || e.state === 'FAILED') && e.tier === 1);
+    expect(w.transitions().slice(0, end + 1).map((e) => `${e.state} ${e.rule}`), w.diag()).toEqual(['RUNNING osc133.command_executed', 'DONE osc133.command_finished']);
     await w.typeLine('exit');
     await w.exited();
   });

@@ -9,8 +9,9 @@ import { promisify } from 'node:util';
 import { assertBuilt, BIN, scratch, testEnv, Wrapped, type LogLine } from './harness.js';
 
 const run = promisify(execFile);
-const ESC_D = /\x1b\]133;D;(\d+)\x07/g;
-const ESC_A = /\x1b\]133;A\x07/g;
+// The marks, with the session's nonce on them where `run` injected the integration too (zsh -d here).
+const ESC_D = /\x1b\]133;D;(\d+)(?:;nonce=[0-9a-f]+)?\x07/g;
+const ESC_A = /\x1b\]133;A(?:;nonce=[0-9a-f]+)?\x07/g;
 
 function installed(shell: string): boolean {
   try {

@@ -124,8 +124,9 @@ describe('status, wait and doctor', () => {
     expect(truecolor.stdout).toContain(`\x1b[1;38;2;${r};${g};${b}m✓ DONE`);
     expect((await ts(d, ['status'], { FORCE_COLOR: '1', NO_COLOR: '1' })).stdout).not.toContain('\x1b[');
 
-    // Shell integration marks (OSC 133) ending in exit 1: FAILED (Tier 1), and the pane now reports its marks.
-    w.stdin!.write("printf '\\e]133;C\\a'; sleep 1; printf '\\e]133;D;1\\a\\e]133;A\\a$ \\e]133;B\\a'\n");
+    // Shell integration marks (OSC 133) in the order one command makes (a prompt, its start, its end with exit 1):
+    // FAILED (Tier 1), and the pane now reports its marks.
+    w.stdin!.write("printf '\\e]133;A\\a\\e]133;C\\a'; sleep 1; printf '\\e]133;D;1\\a\\e]133;A\\a$ \\e]133;B\\a'\n");
     const failedView = await until('FAILED', async () => (await panes()).find((p) => p.id === id && p.state === 'FAILED'), () => w.out);
     expect(failedView).toMatchObject({ state: 'FAILED', shellIntegration: true, needsYou: true });
     const failed = await ts(d, ['wait', 'e2e', '--until', 'done']);

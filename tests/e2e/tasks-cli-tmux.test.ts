@@ -33,7 +33,7 @@ describe.skipIf(missing !== null)('termsupervisor task (CLI) on a tmux pane', ()
     writeFileSync(cfg, JSON.stringify({ notify: { desktop: false }, tasks: { cooldown_s: 0.3, ready_stable_s: 0.6, settle_s: 0.6, enter_delay_s: 0.1 } }));
     const dm = await DaemonProcess.start(d, ['--config', cfg, '--tmux-socket', tmux.socket]);
     cleanups.push(async () => void (await dm.stop('SIGKILL')));
-    const id = `tmux:${tmux.socket}:${p}`;
+    const id = tmux.paneId(p);
     await until('the tmux pane attached', async () => (await dm.get<PaneView[]>('/api/panes')).some((x) => x.id === id && x.alive), dm.diag);
 
     // by the pane's name (tmux: session:window.pane), as `status` shows it

@@ -36,7 +36,7 @@ function setup(): { d: DaemonDirs; tmux: TestTmux; start: () => Promise<DaemonPr
   return {
     d,
     tmux,
-    id: (pane) => `tmux:${tmux.socket}:${pane}`,
+    id: (pane) => tmux.paneId(pane),
     start: async () => {
       const dm = await DaemonProcess.start(d, ['--tmux-socket', tmux.socket]);
       cleanups.push(async () => void (await dm.stop('SIGKILL')));
@@ -193,7 +193,7 @@ describe.skipIf(missing !== null)('daemon --tmux (real tmux, private socket)', (
     expect((await pane(dm, id(paneOf.get('gemini-quick-answer')!)))!.program).toBe('gemini');
   }, 120_000);
 
-  it('panes come and go; the tmux server and the daemon restart, and every pane keeps its id and history', async () => {
+  it('panes come and go; a restarted tmux server\'s panes are new panes; a restarted daemon finds its panes with their history', async () => {
     const { tmux, start, id } = setup();
     const a = tmux.newSession('work', BASH);
     let dm = await start();
@@ -211,16 +211,23 @@ describe.skipIf(missing !== null)('daemon --tmux (real tmux, private socket)', (
     await until('the killed pane closed, kept in history', async () => (await pane(dm, id(b)))?.alive === false, dm.diag);
     await until('the first pane back to full height', async () => (await pane(dm, id(a)))!.rows === 30, dm.diag);
 
+    const old = id(a);
     tmux.kill();
-    await until('the server gone: its pane closed', async () => (await pane(dm, id(a)))?.alive === false, dm.diag);
+    await until('the server gone: its pane closed', async () => (await pane(dm, old))?.alive === false, dm.diag);
+    // The new server numbers its first pane %0 again: another pane, with a history of its own.
     expect(tmux.newSession('work', BASH)).toBe(a);
-    await until('the restarted server\'s pane, same id', async () => (await pane(dm, id(a)))?.alive, dm.diag);
-    expect((await transitions(dm, id(a))).map((t) => t.to)).toEqual(['RUNNING', 'DONE', 'RUNNING', 'DONE']);
+    expect(id(a)).not.toBe(old);
+    await until('the restarted server\'s pane, a new id', async () => (await pane(dm, id(a)))?.alive, dm.diag);
+    expect(await transitions(dm, id(a))).toEqual([]);
+    expect((await transitions(dm, old)).map((t) => t.to)).toEqual(['RUNNING', 'DONE', 'RUNNING', 'DONE']);
+    expect(await pane(dm, old)).toMatchObject({ alive: false });
+    tmux.type(a, 'echo again');
+    await states(dm, id(a), ['RUNNING', 'DONE']);
 
     await dm.stop();
     dm = await start();
     await until('attached again after the daemon restart', async () => (await pane(dm, id(a)))?.alive, dm.diag);
     expect(await pane(dm, id(a))).toMatchObject({ rule: 'attach.reconnected', attach: 'tmux' });
-    expect((await transitions(dm, id(a))).map((t) => t.to)).toEqual(['RUNNING', 'DONE', 'RUNNING', 'DONE']);
+    expect((await transitions(dm, id(a))).map((t) => t.to)).toEqual(['RUNNING', 'DONE']);
   }, 90_000);
 });

@@ -54,7 +54,7 @@ describe.skipIf(missing !== null || noPython)('shells without integration in tmu
     const sh = tmux.newSession('work', BASH, 100, 30);
     const dm = await DaemonProcess.start(d, ['--tmux-socket', tmux.socket]);
     cleanups.push(async () => void (await dm.stop('SIGKILL')));
-    const id = (p: string) => `tmux:${tmux.socket}:${p}`;
+    const id = (p: string) => tmux.paneId(p);
     await until('the panes attached and seeded', async () => {
       const ps = await dm.get<Array<{ id: string; alive: boolean; edge: string[] }>>('/api/panes');
       return [py, sh].every((p) => ps.some((v) => v.id === id(p) && v.alive && v.edge.some((l) => l.trim() !== '')));

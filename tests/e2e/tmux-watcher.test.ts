@@ -11,6 +11,7 @@ import { TmuxWatcher, PAUSE_AFTER_S, type TmuxSink } from '../../src/attach/tmux
 import { ControlClient } from '../../src/attach/tmux/control-client.js';
 import type { Reply } from '../../src/attach/tmux/control-protocol.js';
 import { resolveTmuxSocket } from '../../src/attach/tmux/tmux-socket.js';
+import { serverLife } from '../../src/attach/tmux/pane-list.js';
 import { testEnv, waitFor } from './harness.js';
 import { BASH, TestTmux, tmuxMissing } from '../helpers/tmux-server.js';
 
@@ -94,7 +95,7 @@ function setup(): { tmux: TestTmux; sink: RecordingSink; watch: () => Promise<Tm
   return {
     tmux,
     sink,
-    id: (pane) => `tmux:${tmux.socket}:${pane}`,
+    id: (pane) => tmux.paneId(pane),
     watch: async () => {
       const w = new TmuxWatcher({ socket, sink, log, env });
       cleanups.push(() => w.stop());
@@ -204,20 +205,40 @@ describe.skipIf(missing !== null)('tmux watcher (real tmux, private socket)', ()
     await waitFor('the held output', () => sink.text.get(id(a))!.slice(seeded).includes('one\r\ntwo\r\n'), sink.diag);
   });
 
-  it('closes every pane when the server dies, and reopens them under the same ids when it is back', async () => {
+  it('closes every pane when the server dies; a restarted server\'s panes are new panes (new ids), though tmux numbers them alike', async () => {
     const { tmux, sink, watch, id } = setup();
     const a = tmux.newSession('work', BASH);
     await watch();
-    await waitFor('the pane', () => sink.open_(id(a)), sink.diag);
+    const first = id(a);
+    await waitFor('the pane', () => sink.open_(first), sink.diag);
     tmux.kill();
-    await waitFor('closed: server gone', () => sink.has((e) => e.type === 'close' && e.id === id(a) && e.why === 'tmux server gone'), sink.diag);
+    await waitFor('closed: server gone', () => sink.has((e) => e.type === 'close' && e.id === first && e.why === 'tmux server gone'), sink.diag);
     const again = tmux.newSession('work', BASH);
-    expect(again).toBe(a); // a new server numbers its panes from %0 again: the same id, the same history
-    await waitFor('reopened after the restart', () => sink.events.filter((e) => e.type === 'open' && e.id === id(a)).length === 2 && sink.open_(id(a)), sink.diag);
+    expect(again).toBe(a); // a new server numbers its panes from %0 again…
+    expect(id(a)).not.toBe(first); // …but it is another pane: its id carries the server's run
+    await waitFor('the new pane', () => sink.open_(id(a)), sink.diag);
+    expect(sink.events.filter((e) => e.type === 'open' && e.id === first)).toHaveLength(1);
     // Typed once the pane is followed (seeded with its prompt, or its prompt streamed): else the echo is in the seed.
     await waitFor('the prompt', () => sink.text.get(id(a))!.includes('$'), sink.diag);
     tmux.type(a, 'echo after-restart');
     await waitFor('followed again', () => sink.text.get(id(a))!.includes('after-restart\r\n'), sink.diag);
+  });
+
+  it('a server restarted before the watcher saw it gone: the old panes end, the new %0 is a new pane', async () => {
+    const { tmux, sink, watch, id } = setup();
+    const a = tmux.newSession('work', 'sleep 600');
+    await watch();
+    const first = id(a);
+    await waitFor('the pane', () => sink.open_(first), sink.diag);
+    // kill-server and a new server in one go, as a script or a person's quick `tmux kill-server; tmux` does.
+    const [pid = '', start = ''] = tmux.run('display-message', '-p', '#{pid} #{start_time}').trim().split(' ');
+    tmux.kill();
+    expect(tmux.newSession('work', 'sleep 600')).toBe(a);
+    expect(id(a)).not.toBe(first);
+    expect(first).toBe(`tmux:${tmux.socket}@${serverLife(pid, start)}:${a}`);
+    await waitFor('the new pane open', () => sink.open_(id(a)), sink.diag);
+    await waitFor('the old pane closed', () => sink.has((e) => e.type === 'close' && e.id === first), sink.diag);
+    expect(sink.open_(first)).toBe(false);
   });
 
   it('a flooding pane the daemon cannot keep up with is paused by tmux, then resumed and re-read; its neighbour goes on', async () => {

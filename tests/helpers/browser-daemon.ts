@@ -13,7 +13,7 @@ const READY = /termsupervisor: dashboard (http:\/\/[^/\s]+)(\/auth\?code=\S+)/;
 
 export class Daemon {
   readonly dir = mkdtempSync(join(tmpdir(), 'ts-dash-'));
-  readonly env = testEnv(this.dir);
+  readonly env: Record<string, string>;
   readonly child: ChildProcess;
   out = '';
   /** http://127.0.0.1:PORT */
@@ -23,7 +23,8 @@ export class Daemon {
   exited = false;
   private readonly links: WebSocket[] = [];
 
-  private constructor() {
+  private constructor(extraEnv: Record<string, string>) {
+    this.env = testEnv(this.dir, extraEnv);
     mkdirSync(join(this.dir, 'run'), { recursive: true, mode: 0o700 });
     this.child = spawn(process.execPath, [BIN, 'daemon', '--port', '0', '--db', join(this.dir, 'db.sqlite')], { cwd: ROOT, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child.stdout!.on('data', (d: Buffer) => (this.out += d.toString()));
@@ -34,8 +35,9 @@ export class Daemon {
     });
   }
 
-  static async start(): Promise<Daemon> {
-    const d = new Daemon();
+  /** `extraEnv`: more environment for the daemon (and for panes started with `env`). */
+  static async start(extraEnv: Record<string, string> = {}): Promise<Daemon> {
+    const d = new Daemon(extraEnv);
     const m = await waitFor('the daemon to print its dashboard link', () => READY.exec(d.out) ?? (d.exited ? ([] as unknown as RegExpExecArray) : null), d.diag);
     if (!m[1]) throw new Error(`the daemon exited before it was ready\n${d.diag()}`);
     d.url = m[1];

@@ -14,6 +14,8 @@ export interface DriverOptions {
   cols?: number;
   rows?: number;
   command?: string;
+  /** The nonce of a shell started with integration: its marks without it are forged. */
+  markNonce?: string;
 }
 
 export class PaneDriver {
@@ -29,6 +31,7 @@ export class PaneDriver {
       rows: opts.rows ?? 24,
       agent: opts.agent ?? 'auto',
       command: opts.command,
+      markNonce: opts.markNonce,
     }));
   }
 

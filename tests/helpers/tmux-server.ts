@@ -7,6 +7,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCast, type Cast } from '../../src/attach/asciicast.js';
 import { tmuxSocketDir } from '../../src/attach/tmux/tmux-socket.js';
+import { serverLife } from '../../src/attach/tmux/pane-list.js';
 import { ROOT } from './screen.js';
 
 /** tmux on PATH, new enough for control-mode subscriptions and client flags (3.2); else why not. */
@@ -31,6 +32,8 @@ export function pythonMissing(): boolean {
 
 export class TestTmux {
   readonly socket = `test-${process.pid}-${randomBytes(3).toString('hex')}`;
+  /** The run of the server the latest session was made in (its panes' ids carry it); kept after a kill. */
+  life = '';
 
   constructor(readonly env: Record<string, string>) {}
 
@@ -41,7 +44,14 @@ export class TestTmux {
 
   /** A detached session (the first starts the server, with no config file), size fixed; returns its pane id. */
   newSession(name: string, command: string, cols = 100, rows = 30): string {
-    return this.run('-f', '/dev/null', 'new-session', '-d', '-P', '-F', '#{pane_id}', '-s', name, '-x', String(cols), '-y', String(rows), command).trim();
+    const [pane = '', pid = '', start = ''] = this.run('-f', '/dev/null', 'new-session', '-d', '-P', '-F', '#{pane_id} #{pid} #{start_time}', '-s', name, '-x', String(cols), '-y', String(rows), command).trim().split(' ');
+    this.life = serverLife(pid, start);
+    return pane;
+  }
+
+  /** The daemon's id of one of this server's panes, in the server's latest run. */
+  paneId(pane: string): string {
+    return `tmux:${this.socket}@${this.life}:${pane}`;
   }
 
   split(target: string, command: string): string {

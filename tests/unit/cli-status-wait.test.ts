@@ -29,6 +29,12 @@ describe('status lines', () => {
     expect(line).toBe('✓ DONE                   5s  work:0.2  shell    ● needs you  exit codes unknown: install shell integration  shell.prompt_bracketed_paste "$"  [tmux:default:%2]');
   });
 
+  it('a pane whose analysis threw says so, with the stage', () => {
+    const analysisError = { at: NOW - 1_000, stage: 'analysis', step: 'output', program: 'gemini', message: "TypeError: Cannot read properties of undefined (reading 'trim')", count: 3 };
+    const [line] = statusLines([fakePane('run-2', { name: 'gem', program: 'gemini', state: 'RUNNING', since: NOW - 5_000, rule: 'gemini.working_marker', line: '', analysisError })], NOW, painter('none'));
+    expect(line).toBe('◐ RUNNING                5s  gem   gemini                analysis error (analysis)  gemini.working_marker  [run-2]');
+  });
+
   it('colours the state and the needs-you mark in the dashboard colour of the state', () => {
     const [line] = statusLines([fakePane('p', { state: 'FAILED', needsYou: true })], NOW, painter('truecolor'));
     expect(line).toContain('\x1b[1;38;2;248;81;73m✗ FAILED');

@@ -178,6 +178,10 @@ describe('which pane a hook came from', () => {
     const hashed = `s${createHash('sha256').update('/srv/sock/tmux-a').digest('hex').slice(0, 12)}`;
     expect(resolveHookPane({ tmuxPane: '%7', tmuxSocket: '/srv/sock/tmux-a' }, [...panes, { id: `tmux:${hashed}:%7` }])).toBe(`tmux:${hashed}:%7`);
     expect(resolveHookPane({ tmuxPane: '%70' }, panes)).toBeNull();
+    // Ids carry the server's run (`@<pid>-<start>`): the socket still names the server.
+    const runs = [{ id: 'tmux:work@4242-s44we8:%7' }, { id: 'tmux:other@77-s44wf0:%7' }];
+    expect(resolveHookPane({ tmuxPane: '%7', tmuxSocket: '/tmp/tmux-1000/other' }, runs)).toBe('tmux:other@77-s44wf0:%7');
+    expect(resolveHookPane({ tmuxPane: '%7', tmuxSocket: '/tmp/tmux-1000/work' }, runs)).toBe('tmux:work@4242-s44we8:%7');
   });
   it('nothing known: unmatched', () => {
     expect(resolveHookPane({}, panes)).toBeNull();

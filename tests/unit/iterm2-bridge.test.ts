@@ -7,6 +7,7 @@ import { bridgeApp, FakeBridge, type BridgeApp } from '../helpers/iterm2-peer.js
 import { TOKEN } from '../helpers/web-fake-api.js';
 import { until, upgradeStatus } from '../helpers/web-ws.js';
 import { CLOSE_REPLACED } from '../../src/daemon/iterm2-bridge.js';
+import { MAX_BRIDGE_SESSIONS, MAX_SCREEN_CELLS, MAX_SCREEN_COLS } from '../../src/attach/iterm2/screen-bounds.js';
 
 let cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -168,6 +169,43 @@ describe('iTerm2 bridge: the link', () => {
     expect(bridges.refused).toBe(10);
     // Still attached, still read.
     await runCommand(b, 'true', [], 0);
+    expect(peer.probe.isClosed).toBe(false);
+  });
+
+  it('a screen larger than a pane may be is cut to the bound, its bottom rows kept, logged once; the link lives on', async () => {
+    const { peer, r } = await setup();
+    peer.sessions({ session: 'S1', cols: 1000, rows: 1000 });
+    await r.feed.paneView(PANE, (p) => p.alive, 'the pane attached');
+    const fits = () => {
+      const v = r.registry.pane(PANE)!;
+      return v.cols <= MAX_SCREEN_COLS && v.cols * v.rows <= MAX_SCREEN_CELLS;
+    };
+    expect(fits()).toBe(true);
+    const huge = (last: string) => Array.from({ length: 1000 }, (_, i) => (i === 999 ? last : `row ${i} `.padEnd(3000, 'x')));
+    for (const last of ['~ % first', '~ % second']) peer.send({ type: 'screen', session: 'S1', rows: huge(last), cursor: { x: 9, y: 999 }, cols: 1000 });
+    await until(() => (r.registry.screen(PANE) ?? '').includes('~ % second'), 'the bottom row of the last screen');
+    expect(fits()).toBe(true);
+    const screen = r.registry.screen(PANE)!.split('\n');
+    expect(screen.length).toBeLessThanOrEqual(r.registry.pane(PANE)!.rows);
+    expect(Math.max(...screen.map((l) => l.length))).toBeLessThanOrEqual(MAX_SCREEN_COLS);
+    expect(r.log.entries.filter((e) => e.obj['event'] === 'bridge_screen_trimmed')).toHaveLength(1);
+    expect(peer.probe.isClosed).toBe(false);
+    await runCommand({ peer, r } as Parameters<typeof runCommand>[0], 'true', [], 0);
+  });
+
+  it('sessions past the per-bridge bound are not opened, with a log line; the watched ones keep working', async () => {
+    const { peer, r } = await setup();
+    const many = Array.from({ length: MAX_BRIDGE_SESSIONS + 6 }, (_, i) => ({ session: i === 0 ? 'S1' : `X${i}` }));
+    peer.sessions(...many);
+    await r.log.waitFor((e) => e.obj['event'] === 'bridge_sessions_capped', 'the cap logged');
+    expect(r.registry.panes().filter((p) => p.alive)).toHaveLength(MAX_BRIDGE_SESSIONS);
+    expect(r.log.entries.find((e) => e.obj['event'] === 'bridge_sessions_capped')!.obj).toMatchObject({ level: 'warn', listed: MAX_BRIDGE_SESSIONS + 6, unwatched: 6 });
+    // The same list again: the same panes, no second log line; one watched session closing makes room for one more.
+    peer.sessions(...many);
+    peer.sessions(...many.slice(1));
+    await until(() => r.registry.pane(PANE)?.alive === false, 'S1 closed');
+    await until(() => r.registry.panes().filter((p) => p.alive).length === MAX_BRIDGE_SESSIONS, 'one more session watched');
+    expect(r.log.entries.filter((e) => e.obj['event'] === 'bridge_sessions_capped').map((e) => e.obj['unwatched'])).toEqual([6, 5]);
     expect(peer.probe.isClosed).toBe(false);
   });
 

@@ -98,6 +98,9 @@ describe('in-band marks', () => {
     expect(promptMark('command_start')).toBe('\x1b]133;C\x07');
     expect(promptMark('command_end', 2)).toBe('\x1b]133;D;2\x07');
     expect(promptMark('command_end', null)).toBe('\x1b]133;D\x07');
+    expect(promptMark('prompt', undefined, 'ab12')).toBe('\x1b]133;A;nonce=ab12\x07');
+    expect(promptMark('command_end', 0, 'ab12')).toBe('\x1b]133;D;0;nonce=ab12\x07');
+    expect(promptMark('command_end', null, 'ab12')).toBe('\x1b]133;D;nonce=ab12\x07');
     expect(KEY_BYTES).toEqual({ enter: '\r', escape: '\x1b', interrupt: '\x03' });
     const screen = new PaneScreen({ cols: 20, rows: 4 });
     const signals: InBandSignal[] = [];

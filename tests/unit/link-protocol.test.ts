@@ -9,6 +9,7 @@ describe('valid messages', () => {
   it.each<[string, string, LinkMessage]>([
     ['hello', j(hello), hello as LinkMessage],
     ['hello with pid', j({ ...hello, pid: 4242 }), { ...hello, pid: 4242 } as LinkMessage],
+    ['hello with a mark nonce', j({ ...hello, markNonce: 'ab'.repeat(16) }), { ...hello, markNonce: 'ab'.repeat(16) } as LinkMessage],
     ['hello without agent is auto', j({ ...hello, agent: undefined }), { ...hello, agent: 'auto' } as LinkMessage],
     ['hello with id characters . _ : @ -', j({ ...hello, id: 'tmux:s1.p2@host_a-b' }), { ...hello, id: 'tmux:s1.p2@host_a-b' } as LinkMessage],
     ['hello drops unknown fields', j({ ...hello, extra: { deep: true } }), hello as LinkMessage],
@@ -49,6 +50,8 @@ describe('refused messages', () => {
     ['a type that is not a string', j({ type: ['output'] }), /unknown message type/],
     ['a huge unknown type is cut in the reason', j({ type: 'y'.repeat(10_000) }), /^unknown message type "y{39}$/],
     ['hello with wrong version', j({ ...hello, v: 2 }), /protocol version 2 is not 1/],
+    ['hello with a mark nonce that is no hex token', j({ ...hello, markNonce: 'x;nonce=1' }), /^markNonce:/],
+    ['hello with a mark nonce too short to be one', j({ ...hello, markNonce: 'ab' }), /^markNonce:/],
     ['hello with version as a string', j({ ...hello, v: '1' }), /protocol version/],
     ['hello without version', j({ ...hello, v: undefined }), /protocol version undefined/],
     ['hello with an unknown agent', j({ ...hello, agent: 'vim' }), /agent must be one of auto, claude/],

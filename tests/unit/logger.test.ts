@@ -8,6 +8,7 @@ import {
   closeLogger,
   createLogger,
   daemonLogPath,
+  logIgnoredMark,
   logSignal,
   logSuppressed,
   logTransition,
@@ -108,6 +109,20 @@ describe('createLogger', () => {
       ['signal', 'done', undefined],
       ['suppressed', 'run', 'debounce'],
     ]);
+  });
+
+  it('an ignored mark is a debug line that says why (forged, out of order), with its screen line redacted', () => {
+    const info = make('info');
+    logIgnoredMark(info.log, { t: 1, signal: { kind: 'command-finished', protocol: 'osc133', exitCode: 0 }, line: '', reason: 'forged_mark' });
+    expect(info.lines()).toEqual([]);
+    const { log, lines } = make('debug');
+    logIgnoredMark(log, { t: 1, signal: { kind: 'command-finished', protocol: 'osc133', exitCode: 0 }, line: 'export GITHUB_TOKEN=abc123', reason: 'forged_mark' });
+    logIgnoredMark(log, { t: 2, signal: { kind: 'agent-state', protocol: 'osc7501', state: 'done', extra: {} }, line: '', reason: 'mark_out_of_order' });
+    expect(lines().map((l) => [l['kind'], l['reason'], l['msg']])).toEqual([
+      ['suppressed', 'forged_mark', 'ignored forged mark: osc133 command-finished'],
+      ['suppressed', 'mark_out_of_order', 'ignored out-of-order mark: osc7501 done'],
+    ]);
+    expect(lines()[0]!['line']).not.toContain('abc123');
   });
 
   it('copies every line to `also`', () => {

@@ -41,6 +41,20 @@ describe('OSC 133 / 633 shell integration', () => {
   it('133 has no E', () => {
     expect(parseShellIntegration('osc133', 'E;ls')).toBeNull();
   });
+
+  it('the nonce option rides on any mark; D\'s exit code is its first field that is no option', () => {
+    expect(parseShellIntegration('osc133', 'A;nonce=ab12')).toEqual({ kind: 'prompt-start', protocol: 'osc133', nonce: 'ab12' });
+    expect(parseShellIntegration('osc133', 'B;cl=m;nonce=ab12')).toEqual({ kind: 'command-input', protocol: 'osc133', nonce: 'ab12' });
+    expect(parseShellIntegration('osc133', 'C;nonce=ab12')).toEqual({ kind: 'command-executed', protocol: 'osc133', nonce: 'ab12' });
+    expect(parseShellIntegration('osc133', 'D;2;nonce=ab12')).toEqual({ kind: 'command-finished', protocol: 'osc133', exitCode: 2, nonce: 'ab12' });
+    expect(parseShellIntegration('osc133', 'D;nonce=ab12;0')).toEqual({ kind: 'command-finished', protocol: 'osc133', exitCode: 0, nonce: 'ab12' });
+    expect(parseShellIntegration('osc133', 'D;nonce=ab12')).toEqual({ kind: 'command-finished', protocol: 'osc133', exitCode: undefined, nonce: 'ab12' });
+    // An empty or oversized nonce is no nonce.
+    expect(parseShellIntegration('osc133', 'A;nonce=')).toEqual({ kind: 'prompt-start', protocol: 'osc133' });
+    expect(parseShellIntegration('osc133', `A;nonce=${'f'.repeat(129)}`)).toEqual({ kind: 'prompt-start', protocol: 'osc133' });
+    // VS Code's 633 E: the nonce is the field after the command line.
+    expect(parseShellIntegration('osc633', 'E;ls\\x3b pwd;ab12')).toEqual({ kind: 'command-line', protocol: 'osc633', commandLine: 'ls; pwd', nonce: 'ab12' });
+  });
 });
 
 describe('OSC 1337 (iTerm2)', () => {

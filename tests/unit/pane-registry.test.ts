@@ -8,7 +8,7 @@ import { PaneLinks } from '../../src/daemon/pane-links.js';
 import type { AddressInfo } from 'node:net';
 import { makeWebDir, TOKEN } from '../helpers/web-fake-api.js';
 import { OSC133, testRegistry, type TestRegistry } from '../helpers/web-registry.js';
-import { WsProbe } from '../helpers/web-ws.js';
+import { until, WsProbe } from '../helpers/web-ws.js';
 
 let cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -170,6 +170,25 @@ describe('pane registry', () => {
     expect(r.registry.pane('p1')!.command).not.toContain('ghp_abcdefghijklmnopqrstuvwxyz0123456789');
     expect(r.store.pane('p1')!.command).not.toContain('ghp_abcdefghijklmnopqrstuvwxyz0123456789');
   });
+
+  it('GET /api/panes/:id/screen shows a key on screen redacted, as the edge and the log do; a task still reads it raw', async () => {
+    const r = registry();
+    const web = makeWebDir();
+    const app = buildApp({ api: r.registry, auth: new Auth(TOKEN, true), webDir: web.dir, loopback: true, hub: { coalesceMs: 20, maxBufferedBytes: 1 << 20, slowDropMs: 10_000 } });
+    cleanups.push(() => web.remove());
+    cleanups.push(() => app.close());
+    const key = 'sk-ant-' + 'api03-' + 'Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0Fe';
+    r.registry.open(shellPane());
+    r.registry.feed('p1', { kind: 'output', data: `$ cat .env\r\nANTHROPIC_API_KEY=${key}\r\nexport KEY2 ${key}\r\n$ ` });
+    await until(() => r.registry.rawScreen('p1')?.includes('KEY2') ?? false, 'the key on screen');
+    const res = await app.fastify.inject({ method: 'GET', url: '/api/panes/p1/screen', headers: { host: '127.0.0.1' } });
+    expect(res.statusCode).toBe(200);
+    const text = (res.json() as { text: string }).text;
+    expect(text).toContain('ANTHROPIC_API_KEY=');
+    expect(text).toContain('export KEY2');
+    expect(text).not.toContain('Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0Fe');
+    expect(r.registry.rawScreen('p1')).toContain(key);
+  });
 });
 
 describe('pane links', () => {
@@ -218,6 +237,27 @@ describe('pane links', () => {
     expect(r.registry.liveCount).toBe(0);
     expect(r.registry.pane('run-1-1-abc')).toMatchObject({ alive: false, state: 'DONE' });
     expect(r.log.entries.some((e) => e.obj['event'] === 'closed' && e.obj['why'] === 'link closed')).toBe(true);
+  });
+
+  it('a hello with the shell\'s mark nonce: marks without it are ignored, marks with it are Tier 1', async () => {
+    const { r, connect } = await linkedApp();
+    const link = await connect();
+    const nonce = 'ab'.repeat(16);
+    const signed = (m: string) => `\x1b]133;${m};nonce=${nonce}\x07`;
+    link.send({ ...hello, markNonce: nonce });
+    await link.waitFor((m) => m.type === 'welcome', 'welcome');
+    // Plain marks, as a `cat` of a file would print them, before anything the shell marked: not believed.
+    link.send({ type: 'output', data: promptMarks });
+    expect(r.registry.pane('run-1-1-abc')).toMatchObject({ shellIntegration: false });
+    link.send({ type: 'output', data: `${signed('A')}$ ${signed('B')}` });
+    link.send({ type: 'input', data: 'make\r' });
+    link.send({ type: 'output', data: `make\r\n${signed('C')}compiling\r\n` });
+    await r.feed.transitionTo('run-1-1-abc', 'RUNNING');
+    link.send({ type: 'output', data: `${OSC133.finished(2)}${promptMarks}still compiling\r\n` });
+    link.send({ type: 'output', data: `${signed('D;0')}${signed('A')}$ ` });
+    await r.feed.transitionTo('run-1-1-abc', 'DONE');
+    expect(r.registry.transitions('run-1-1-abc', 10)!.map((t) => `${t.to} ${t.rule}`).reverse()).toEqual(['RUNNING osc133.command_executed', 'DONE osc133.command_finished']);
+    expect(r.registry.pane('run-1-1-abc')).toMatchObject({ shellIntegration: true });
   });
 
   it('a malformed message is refused with a logged reason, and the link survives', async () => {

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { programKind, programName } from '../../src/analysis/program-kind.js';
 import { BASH_LOGIN_ENV, injectShellIntegration, USER_ZDOTDIR_ENV } from '../../src/shell/inject.js';
+import { MARK_NONCE_ENV } from '../../src/shell/snippets.js';
 
 const programs = loadConfig().programs;
 const kind = (cmd: string[]) => programKind(programs, cmd);
@@ -98,21 +99,24 @@ describe('injectShellIntegration', () => {
     const dir = scratch();
     const plain = injectShellIntegration(['bash'], {}, dir)!;
     expect(plain.argv).toEqual(['bash', '--init-file', join(dir, 'bash', 'init.bash')]);
-    expect(plain.env).toEqual({ [BASH_LOGIN_ENV]: null });
+    expect(plain.nonce).toMatch(/^[0-9a-f]{32}$/);
+    expect(plain.env).toEqual({ [BASH_LOGIN_ENV]: null, [MARK_NONCE_ENV]: plain.nonce });
     const text = readFileSync(join(dir, 'bash', 'init.bash'), 'utf8');
     expect(text).toContain('. ~/.bashrc');
     expect(text).toContain('133;C');
     expect(statSync(join(dir, 'bash', 'init.bash')).mode & 0o777).toBe(0o600);
     const login = injectShellIntegration(['/bin/bash', '-l', '-i'], {}, dir)!;
     expect(login.argv).toEqual(['/bin/bash', '--init-file', join(dir, 'bash', 'init.bash'), '-i']);
-    expect(login.env).toEqual({ [BASH_LOGIN_ENV]: '1' });
+    expect(login.env).toEqual({ [BASH_LOGIN_ENV]: '1', [MARK_NONCE_ENV]: login.nonce });
+    // Each session its own nonce: one session's marks replayed in another are forged there.
+    expect(login.nonce).not.toBe(plain.nonce);
   });
 
   it('zsh: a ZDOTDIR of ours that hands back the person\'s own', () => {
     const dir = scratch();
     const z = injectShellIntegration(['zsh'], { ZDOTDIR: '/home/me/.config/zsh' }, dir)!;
     expect(z.argv).toEqual(['zsh']);
-    expect(z.env).toEqual({ ZDOTDIR: join(dir, 'zsh'), [USER_ZDOTDIR_ENV]: '/home/me/.config/zsh' });
+    expect(z.env).toEqual({ ZDOTDIR: join(dir, 'zsh'), [USER_ZDOTDIR_ENV]: '/home/me/.config/zsh', [MARK_NONCE_ENV]: z.nonce });
     expect(injectShellIntegration(['zsh'], {}, dir)!.env[USER_ZDOTDIR_ENV]).toBeNull();
     for (const f of ['.zshenv', '.zprofile', '.zshrc', '.zlogin']) expect(readFileSync(join(dir, 'zsh', f), 'utf8')).toContain(`source \${ZDOTDIR:-$HOME}/${f}`);
   });
@@ -121,6 +125,7 @@ describe('injectShellIntegration', () => {
     const dir = scratch();
     const f = injectShellIntegration(['fish', '-l'], {}, dir)!;
     expect(f.argv).toEqual(['fish', '-l', '--init-command', `source '${join(dir, 'fish', 'init.fish')}'`]);
+    expect(f.env).toEqual({ [MARK_NONCE_ENV]: f.nonce });
   });
 
   it('shells started in ways that cannot be mirrored, and other programs, are started as they are', () => {

@@ -2,7 +2,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { describe, expect, it } from 'vitest';
 import { ControlParser, layoutPanes, unescapeOutput, type Reply } from '../../src/attach/tmux/control-protocol.js';
-import { LIST_PANES, paneName, parsePaneRows, parseSeedState, parseSessionRows, seedBytes, seedCommands } from '../../src/attach/tmux/pane-list.js';
+import { LIST_PANES, paneName, parsePaneRows, parseSeedState, parseSessionRows, seedBytes, seedCommands, serverLife } from '../../src/attach/tmux/pane-list.js';
 import { resolveTmuxSocket, tmuxPaneKey } from '../../src/attach/tmux/tmux-socket.js';
 
 function recorder() {
@@ -84,9 +84,9 @@ describe('pane and session listings', () => {
     const [row] = parsePaneRows(['%7\x1f$2\x1fmy work\x1f3\x1f1\x1f100\x1f29\x1f0\x1f\x1fclaude\x1f✳ Claude Code: a \x1f b', 'garbage']);
     expect(row).toEqual({ pane: '%7', session: '$2', sessionName: 'my work', windowIndex: 3, paneIndex: 1, cols: 100, rows: 29, dead: false, deadStatus: null, command: 'claude', title: '✳ Claude Code: a \x1f b' });
     expect(paneName(row!)).toBe('my work:3.1');
-    expect(parseSessionRows(['$0\x1f1700000000', '$3\x1f1700000100', 'nope'])).toEqual([
-      { session: '$0', activity: 1700000000 },
-      { session: '$3', activity: 1700000100 },
+    expect(parseSessionRows(['$0\x1f1700000000\x1f4242\x1f1700000000', '$3\x1f1700000100\x1f4242\x1f1700000000', 'nope'])).toEqual([
+      { session: '$0', activity: 1700000000, life: '4242-s44we8' },
+      { session: '$3', activity: 1700000100, life: '4242-s44we8' },
     ]);
   });
 });
@@ -124,7 +124,8 @@ describe('sockets and ids', () => {
     expect(other.args).toEqual(['-S', '/var/run/shared.sock']);
     expect(other.key).toMatch(/^s[0-9a-f]{12}$/);
     expect(resolveTmuxSocket('/var/run/shared.sock', env).key).toBe(other.key);
-    expect(tmuxPaneKey(resolveTmuxSocket('work', env), '%3')).toBe('tmux:work:%3');
+    expect(tmuxPaneKey(resolveTmuxSocket('work', env), serverLife('4242', '1700000000'), '%3')).toBe('tmux:work@4242-s44we8:%3');
+    expect(serverLife('', 'x')).toBe('0-0');
   });
 
   it('follows $TMUX for the default server, as plain tmux does', () => {

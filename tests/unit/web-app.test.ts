@@ -3,6 +3,7 @@ import { request } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { DaemonApi, TaskApi } from '../../src/web/daemon-api.js';
 import { fakePane, fakeTransition, listeningApp, makeWebDir, testApp, TOKEN, type TestApp, type TestAppOptions } from '../helpers/web-fake-api.js';
 
 let cleanups: Array<() => unknown> = [];
@@ -73,6 +74,24 @@ describe('panes', () => {
       { what: 'transitions', id: 'p1', limit: 1000 },
       { what: 'turns', id: 'p1', limit: 7 },
     ]);
+  });
+
+  it('a query parameter given twice is 400 naming it, on every route that reads one (not a 500 from the handler)', async () => {
+    const t = app();
+    // A tasks api that binds `pane` as the real one does (SQLite takes one value): an array would throw.
+    (t.api as DaemonApi).tasks = {
+      list: (_limit: number, pane?: unknown) => {
+        if (pane !== undefined && typeof pane !== 'string') throw new TypeError('Too many parameter values were provided');
+        return [];
+      },
+    } as unknown as TaskApi;
+    expect((await t.app.fastify.inject({ method: 'GET', url: '/api/tasks?pane=a', headers: { host: '127.0.0.1' } })).statusCode).toBe(200);
+    for (const url of ['/api/tasks?pane=a&pane=b', '/api/tasks?limit=1&limit=2', '/api/panes/p1/transitions?limit=1&limit=2', '/api/panes/p1/turns?limit=3&limit=3', '/auth?code=a&code=b']) {
+      const res = await t.app.fastify.inject({ method: 'GET', url, headers: { host: '127.0.0.1' } });
+      expect(res.statusCode, url).toBe(400);
+      const name = new URL(url, 'http://x').searchParams.keys().next().value;
+      expect(res.json(), url).toEqual({ error: `query parameter "${name}" is given 2 times: give it once` });
+    }
   });
 
   it('stats', async () => {

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { HubOptions } from '../../src/web/ws-hub.js';
 import { fakePane, fakeTransition, listeningApp, TOKEN } from '../helpers/web-fake-api.js';
 import { upgradeStatus, until, WsProbe, type Msg } from '../helpers/web-ws.js';
+import { FEED_FULL_CLOSE_CODE, MAX_OPEN_FEEDS } from '../../src/web/feed-slots.js';
 
 type Listening = Awaited<ReturnType<typeof listeningApp>>;
 let cleanups: Array<() => unknown> = [];
@@ -161,6 +162,24 @@ describe('who may connect', () => {
     cleanups.push(() => link.close());
     await link.waitFor((m) => m.type === 'welcome', 'welcome from the fake daemon');
     expect(t.api.links.map((l) => [l.kind, l.remote])).toEqual([['pane', '127.0.0.1']]);
+  });
+
+  it('caps open feeds per kind of client: past the cap a feed is closed at once with 1013 and why; a closed one frees its slot', async () => {
+    const t = await start();
+    const open: WsProbe[] = [];
+    for (let i = 0; i < MAX_OPEN_FEEDS; i++) open.push(await client(t));
+    const over = await WsProbe.open(`${t.ws}/ws`);
+    cleanups.push(() => over.close());
+    expect(await over.closed).toEqual({ code: FEED_FULL_CLOSE_CODE, reason: `too many live feeds without the token (${MAX_OPEN_FEEDS})` });
+    expect(over.messages).toHaveLength(0);
+    expect(t.app.hub.size).toBe(MAX_OPEN_FEEDS);
+    // The token's clients have their own share; a feed that closes gives its slot back.
+    await client(t, { Authorization: `Bearer ${TOKEN}` });
+    await open[0]!.close();
+    await until(() => t.app.hub.size === MAX_OPEN_FEEDS, 'the closed feed leaving the hub');
+    await client(t);
+    const metrics = await (await fetch(`${t.http}/metrics`)).text();
+    expect(metrics).toContain('termsupervisor_ws_refused_total 1');
   });
 
   it('other paths are 404, including names every object has', async () => {

@@ -8,12 +8,14 @@ import { TASK_ICON, type TaskStatus } from './task-model.js';
 export interface Card {
   li: HTMLLIElement;
   open: HTMLButtonElement;
-  parts: Record<'icon' | 'state' | 'task' | 'age' | 'program' | 'attach' | 'command' | 'edge' | 'exit' | 'why' | 'rule' | 'line', HTMLElement>;
+  parts: Record<'icon' | 'state' | 'task' | 'age' | 'program' | 'attach' | 'command' | 'edge' | 'exit' | 'fault' | 'why' | 'rule' | 'line', HTMLElement>;
   last: Map<string, string>;
   since: number;
 }
 
 const EDGE_LINES = 5;
+/** Marks the "analysis error" line (a warning sign: the pane is watched, its reading failed once or more). */
+const FAULT_ICON = '⚠';
 
 export function createCard(p: PaneView, onOpen: (id: string) => void, task: TaskStatus | null = null): Card {
   const li = el('li', 'card');
@@ -47,14 +49,16 @@ export function createCard(p: PaneView, onOpen: (id: string) => void, task: Task
   edge.setAttribute('aria-label', 'live edge');
   // A DONE a shell's screen decided: whether the command succeeded is not known (no exit code came with it).
   const exit = el('p', 'exit-unknown');
+  // The pane's own screen, analysis or state code threw: caught, the pane is still watched, its verdicts may lag.
+  const fault = el('p', 'analysis-error');
   const whyRow = el('div', 'why');
   const whyText = el('span', 'why-source');
   const rule = el('code', 'rule');
   const line = el('span', 'line');
   whyRow.append(whyText, rule, line);
 
-  li.append(top, h, meta, edge, exit, whyRow);
-  const card: Card = { li, open, parts: { icon, state, task: taskTag, age, program, attach, command, edge, exit, why: whyText, rule, line }, last: new Map(), since: p.since };
+  li.append(top, h, meta, edge, exit, fault, whyRow);
+  const card: Card = { li, open, parts: { icon, state, task: taskTag, age, program, attach, command, edge, exit, fault, why: whyText, rule, line }, last: new Map(), since: p.since };
   updateCard(card, p, Date.now(), task);
   return card;
 }
@@ -92,6 +96,10 @@ export function updateCard(c: Card, p: PaneView, now: number, task: TaskStatus |
   text(c, 'edge', p.edge.slice(-EDGE_LINES).join('\n'));
   text(c, 'exit', p.exitCodeUnknown ? EXIT_CODE_UNKNOWN : '');
   attr(c, 'title', p.exitCodeUnknown ? 'DONE was read from the screen: a prompt came back, but no exit code came with it. `termsupervisor shell-integration bash --install` (or zsh, fish) reports each command\'s exit code.' : '', c.parts.exit);
+  const f = p.analysisError;
+  attr(c, 'data-analysis-error', String(f !== null));
+  text(c, 'fault', f ? `${FAULT_ICON} analysis error${f.count > 1 ? ` ×${f.count}` : ''}: ${f.stage} (${f.program})` : '');
+  attr(c, 'title', f ? `${f.message}\nat ${clock(f.at)} while applying ${f.step}. The error was caught and the pane is still watched; the daemon's log has the details.` : '', c.parts.fault);
   text(c, 'why', why(p.tier, p.source));
   text(c, 'rule', p.rule);
   text(c, 'line', p.line);

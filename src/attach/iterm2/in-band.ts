@@ -7,16 +7,21 @@ import type { Iterm2Key, PromptEvent } from './protocol.js';
 /** Controls in a title would end the OSC early and smuggle bytes into the stream. */
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
 
-/** OSC 133 for a PromptMonitor event: A prompt shown, C command started, D;status command ended. */
-export function promptMark(event: PromptEvent, status?: number | null): string {
+/**
+ * OSC 133 for a PromptMonitor event: A prompt shown, C command started, D;status command ended. With `nonce` (the
+ * pane's, see src/analysis/mark-gate.ts) the mark carries it: iTerm2 said so, whatever order its events come in
+ * (the bridge may attach mid-command), while any mark inside the session's text is only text.
+ */
+export function promptMark(event: PromptEvent, status?: number | null, nonce?: string): string {
+  const sign = nonce ? `;nonce=${nonce}` : '';
   switch (event) {
     case 'prompt':
-      return '\x1b]133;A\x07';
+      return `\x1b]133;A${sign}\x07`;
     case 'command_start':
-      return '\x1b]133;C\x07';
+      return `\x1b]133;C${sign}\x07`;
     case 'command_end':
       // No status known: the command ended all the same (read as done, like a shell that reports no code).
-      return status == null ? '\x1b]133;D\x07' : `\x1b]133;D;${status}\x07`;
+      return status == null ? `\x1b]133;D${sign}\x07` : `\x1b]133;D;${status}${sign}\x07`;
   }
 }
 

@@ -62,17 +62,26 @@ export interface SessionRow {
   session: string;
   /** Last activity, epoch seconds. */
   activity: number;
+  /** Which life of the server answered (serverLife): a restarted server numbers its panes from %0 again. */
+  life: string;
 }
 
-export const LIST_SESSIONS_ARGS = ['list-sessions', '-F', `#{session_id}${SEP}#{session_activity}`];
+/** The server's pid and start time name one run of it: a pid alone comes back after a reboot. */
+export const LIST_SESSIONS_ARGS = ['list-sessions', '-F', `#{session_id}${SEP}#{session_activity}${SEP}#{pid}${SEP}#{start_time}`];
 
 export function parseSessionRows(lines: string[]): SessionRow[] {
   const out: SessionRow[] = [];
   for (const line of lines) {
-    const [session = '', activity = ''] = line.split(SEP);
-    if (session.startsWith('$')) out.push({ session, activity: Number(activity) || 0 });
+    const [session = '', activity = '', pid = '', start = ''] = line.split(SEP);
+    if (session.startsWith('$')) out.push({ session, activity: Number(activity) || 0, life: serverLife(pid, start) });
   }
   return out;
+}
+
+/** A short token for one run of a tmux server: `<pid>-<start time in base 36>` (`4242-t3k9qx`). */
+export function serverLife(pid: string, startTime: string): string {
+  const start = Number(startTime);
+  return `${/^\d+$/.test(pid) ? pid : '0'}-${Number.isFinite(start) && start > 0 ? Math.floor(start).toString(36) : '0'}`;
 }
 
 /** The pane's display name: the target a person types (`work:1.0`). */

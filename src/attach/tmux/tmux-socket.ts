@@ -1,5 +1,6 @@
 // Which tmux server: a socket name (tmux -L), a path (tmux -S), or the default one. Each server gets a key that
-// is part of its panes' ids (`tmux:<key>:%3`), so a pane keeps its history across daemon and server restarts.
+// is part of its panes' ids with the server's life (`tmux:<key>@<life>:%3`): a pane keeps its history across daemon
+// restarts, and a restarted server's %3, an unrelated pane, gets a history of its own.
 import { createHash } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
 
@@ -31,7 +32,7 @@ export function resolveTmuxSocket(spec: string, env: NodeJS.ProcessEnv = process
   return { args: ['-S', path], path, key };
 }
 
-/** The daemon's pane id for a tmux pane (`%3`) of this server. */
-export function tmuxPaneKey(socket: TmuxSocket, pane: string): string {
-  return `tmux:${socket.key}:${pane}`;
+/** The daemon's pane id for a tmux pane (`%3`) of this run (`life`, pane-list.ts serverLife) of this server. */
+export function tmuxPaneKey(socket: TmuxSocket, life: string, pane: string): string {
+  return `tmux:${socket.key}@${life}:${pane}`;
 }

@@ -49,7 +49,7 @@ const EXEC_TIMEOUT_MS = 5000;
 const SUB_COMMAND = 'termsupervisor-cmd';
 
 export interface TmuxPaneOpen {
-  /** The daemon's id: `tmux:<server key>:%3`. */
+  /** The daemon's id: `tmux:<server key>@<server life>:%3`. */
   id: string;
   /** tmux's pane id. */
   pane: string;
@@ -138,6 +138,8 @@ export class TmuxWatcher {
   private retryTimer: NodeJS.Timeout | null = null;
   private sessionSync: Sync = 'idle';
   private paneSync: Sync = 'idle';
+  /** The run of the server the panes belong to (its pid and start time), once one answered. */
+  private life: string | null = null;
 
   constructor(private readonly o: TmuxWatcherOptions) {
     this.tmux = o.tmux ?? 'tmux';
@@ -197,6 +199,7 @@ export class TmuxWatcher {
       if (this.stopped) return;
       const sessions = r.ok ? parseSessionRows(r.lines) : [];
       if (!sessions.length) return this.down(r.ok ? 'no sessions' : r.message);
+      if (sessions[0]!.life !== this.life) this.newLife(sessions[0]!.life);
       // Oldest activity first: the most recently used session stays the most recent (see the top).
       sessions.sort((a, b) => a.activity - b.activity);
       for (const s of sessions) if (!this.clients.has(s.session)) this.attach(s.session);
@@ -256,6 +259,19 @@ export class TmuxWatcher {
     this.up = false;
     for (const t of [...this.panes.values()]) this.closePane(t, 'tmux server gone');
     this.retry();
+  }
+
+  /** Another run of the server answers (restarted, perhaps too quickly to be seen gone): its panes are not the old
+   * ones even where the numbers match, so every old pane ends and the old clients go. */
+  private newLife(life: string): void {
+    if (this.life !== null) {
+      this.o.log.info({ kind: 'daemon', tmux: this.key, from: this.life, to: life }, 'tmux server restarted: its old panes are closed');
+      for (const t of [...this.panes.values()]) this.closePane(t, 'tmux server restarted');
+      const old = [...this.clients.values()];
+      this.clients.clear();
+      for (const c of old) void c.close();
+    }
+    this.life = life;
   }
 
   private retry(): void {
@@ -320,7 +336,7 @@ export class TmuxWatcher {
   private track(row: PaneRow, owner: ControlClient): void {
     const t: Tracked = {
       pane: row.pane,
-      id: tmuxPaneKey(this.o.socket, row.pane),
+      id: tmuxPaneKey(this.o.socket, this.life ?? '0-0', row.pane),
       owner,
       state: 'seeding',
       seq: 0,

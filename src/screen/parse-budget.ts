@@ -1,0 +1,51 @@
+// Bounds how long parsing may hold the process's only thread. xterm parses a write() in one go and yields only
+// between writes, so a chunk of sequences that each touch a whole screen (scrolls, erases, alternate-screen
+// switches on a 1000x1000 pane) held the daemon — every pane, the API, the dashboard — until it was all parsed.
+// The screen calls check() in its handlers of those sequences; once parsing has held the thread for SLICE_MS in
+// this event-loop turn, check() returns a Promise, which pauses xterm's parser (internal support of @xterm/headless
+// 5.5: its parse stack resumes where it stopped), resolved after the event loop has served I/O and timers.
+
+/** How long the parsing of all panes together may hold the thread before an expensive sequence yields: well under
+ * the 100 ms an API call or another pane may wait, with room for xterm's own 12 ms write slice and one sequence. */
+export const PARSE_SLICE_MS = 8;
+
+export interface ParseBudgetOptions {
+  /** The slice length (tests pass 0: every expensive sequence then yields, which they count). */
+  sliceMs?: number;
+  now?: () => number;
+}
+
+export class ParseBudget {
+  private readonly sliceMs: number;
+  private readonly now: () => number;
+  /** When the first checked sequence of this turn ran; -1 outside a slice. */
+  private sliceStart = -1;
+  /** Times parsing was paused, for tests and metrics. */
+  yields = 0;
+
+  constructor(opts: ParseBudgetOptions = {}) {
+    this.sliceMs = opts.sliceMs ?? PARSE_SLICE_MS;
+    this.now = opts.now ?? (() => performance.now());
+  }
+
+  /** false: go on parsing. A Promise: pause until the event loop has gone round (it resolves to false, so
+   * xterm's own handler of the sequence runs next). */
+  readonly check = (): false | Promise<boolean> => {
+    const now = this.now();
+    if (this.sliceStart < 0) {
+      this.sliceStart = now;
+      setImmediate(this.endSlice); // the turn is over once the loop reaches its check phase
+      return false;
+    }
+    if (now - this.sliceStart < this.sliceMs) return false;
+    this.yields++;
+    return new Promise<boolean>((resolve) => setImmediate(resolve, false));
+  };
+
+  private readonly endSlice = (): void => {
+    this.sliceStart = -1;
+  };
+}
+
+/** One budget for every pane of the process: they share one thread. */
+export const sharedParseBudget = new ParseBudget();

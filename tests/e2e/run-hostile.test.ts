@@ -1,0 +1,51 @@
+// The `run` wrapper's pass-through never waits for analysis: a program prints output that takes the pane monitor
+// seconds to parse (scrolls of a 1000x1000 pane), then a line; the line reaches the person's terminal at once, while
+// the monitor is still busy, and the monitor still ends the turn correctly afterwards. The BUILT wrapper in a real
+// pty. The one measured bound (the line's delay) is a safety property with wide slack: before, it waited for the
+// whole parse (seconds); the wrapper now parses on a thread of its own.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../helpers/build.js';
+import { scratch, testEnv, Wrapped } from './harness.js';
+
+/** Far above what the pass-through takes (a few ms), far below what the parse before the line takes (seconds). */
+const MAX_LINE_DELAY_MS = 1000;
+/** Scrolls of a whole 1000-row pane: about 20 ms each to parse. */
+const SCROLLS = 150;
+
+const open: Wrapped[] = [];
+const cleanups: Array<() => void> = [];
+beforeAll(() => ensureBuilt(), 120_000);
+afterEach(() => {
+  for (const w of open.splice(0)) w.kill();
+  for (const c of cleanups.splice(0)) c();
+});
+
+describe('run: hostile output', () => {
+  it('a line printed after seconds-to-parse output reaches the terminal at once; the turn still ends DONE', { timeout: 60_000 }, async () => {
+    const s = scratch();
+    cleanups.push(s.cleanup);
+    const file = join(s.dir, 'scrolls.bin');
+    writeFileSync(file, '\x1b[9999S'.repeat(SCROLLS));
+    const script = `cat ${file}; printf 'printed-at=%s\\n' "$(date +%s%3N)"; sleep 0.2`;
+    const w = new Wrapped(s.log, ['--no-daemon', '--cols', '1000', '--rows', '1000', '--', 'sh', '-c', script], testEnv(s.dir));
+    open.push(w);
+    let arrived = 0;
+    w.term.onData((d) => {
+      if (!arrived && /printed-at=\d+/.test(w.output + d)) arrived = Date.now();
+    });
+    await w.waitOutput('the line after the scrolls', (out) => /printed-at=\d+\r?\n/.test(out));
+    const printed = Number(/printed-at=(\d+)/.exec(w.output)![1]);
+    expect(arrived - printed, w.diag()).toBeLessThan(MAX_LINE_DELAY_MS);
+
+    expect((await w.exited()).exitCode).toBe(0);
+    const events = w.events();
+    const exit = events.find((e) => e.kind === 'pane_exit')!;
+    const start = events.find((e) => e.kind === 'pane_start')!;
+    // The monitor was busy well past the line: it logged the pane's exit only once it had parsed everything.
+    expect(Date.parse(String(exit.ts)) - printed, w.diag()).toBeGreaterThan(MAX_LINE_DELAY_MS);
+    expect(Date.parse(String(start.ts))).toBeLessThan(printed);
+    expect(w.transitions().at(-1), w.diag()).toMatchObject({ state: 'DONE', rule: 'run.command_finished' });
+  });
+});
