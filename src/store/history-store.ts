@@ -11,7 +11,8 @@ import { Statements } from './statements.js';
 import { TaskStore } from './task-store.js';
 import { causeOf, isStorageFault, StoreError } from './store-error.js';
 import { StoreHealth, type HealthChange, type HistoryHealth, type StoreOp } from './store-health.js';
-import { WriteQueue, type QueuedWrite } from './write-queue.js';
+import { WriteQueue } from './write-queue.js';
+import { commitBatch, type Batch } from './batch-commit.js';
 
 /** How long writes gather before a flush: one transaction per burst, not per change. */
 export const FLUSH_MS = 200;
@@ -284,47 +285,17 @@ export class HistoryStore {
   }
 
   /** One batch in one transaction; false when the storage refused it (it stays queued). */
-  private commitBatch(batch: [string, QueuedWrite][]): boolean {
-    try {
-      this.db.transaction(() => {
-        for (const [, w] of batch) this.sql.write(w);
-      })();
-    } catch (e) {
-      if (isStorageFault(e)) return this.failed(e);
-      // Something in the batch itself is wrong (a constraint, a value SQLite cannot bind): find it and drop it
-      // alone, so one bad record does not hold back everything after it.
-      try {
-        this.commitEach(batch);
-      } catch (e2) {
-        return this.failed(e2);
-      }
-      return true;
-    }
+  private commitBatch(batch: Batch): boolean {
+    const r = commitBatch(this.db, this.sql, batch);
+    if (!r.ok) return this.failed(r.fault);
     this.committed(batch);
+    this.rejectedCount += r.rejected.length;
+    for (const [key, e] of r.rejected)
+      this.report(new StoreError(`history write rejected (${key.split('\0')[0]}): ${(e as Error).message}`, { cause: e }));
     return true;
   }
 
-  /** One transaction still, each write in its own savepoint; rejected writes are reported and dropped. */
-  private commitEach(batch: [string, QueuedWrite][]): void {
-    const rejected: [string, unknown][] = [];
-    const one = this.db.transaction((w: QueuedWrite) => this.sql.write(w));
-    this.db.transaction(() => {
-      for (const [key, w] of batch) {
-        try {
-          one(w); // nested: a savepoint
-        } catch (e) {
-          if (isStorageFault(e)) throw e;
-          rejected.push([key, e]);
-        }
-      }
-    })();
-    this.committed(batch);
-    this.rejectedCount += rejected.length;
-    for (const [key, e] of rejected)
-      this.report(new StoreError(`history write rejected (${key.split('\0')[0]}): ${(e as Error).message}`, { cause: e }));
-  }
-
-  private committed(batch: [string, QueuedWrite][]): void {
+  private committed(batch: Batch): void {
     this.commitCount++;
     for (const [key] of batch) this.queue.remove(key);
     for (const [key] of batch) this.settle(key, true);
