@@ -17,20 +17,16 @@ import { redactCommand } from './redact.js';
 import { FaultTracker, type FaultListener } from './pane-fault.js';
 import { PaneStateHost } from './pane-state-host.js';
 import { Fifo } from './fifo.js';
+import { TitleKind } from './title-kind.js';
+import { WriteBacklog } from './write-backlog.js';
 
 /** Keys that submit, interrupt or answer (Enter, Esc, Ctrl-C, Ctrl-D, Tab): a turn may start or end with them. */
 const CONTROL_KEYS = /[\r\n\x1b\x03\x04\t]/;
 /** Keys that submit a line: the echo after them is the line break alone. */
 const SUBMIT_KEYS = /[\r\n]/;
-/** Title glyphs that animate while a program works (braille, half circles), at the start of the title (sticky:
- * after test() its lastIndex is the prefix length, with no match array made for every frame). */
-const TITLE_SPINNER = /\s*[⠀-⣿◐◑◒◓]\s*/uy;
 /** A synchronized-output frame left open longer than this is read anyway (a crashed program never closes it). */
 const SYNC_FRAME_MAX_S = 1;
-/** Bytes queued in the terminal beyond which a feeder should wait for drain() (xterm drops data past 50 MB). */
-export const WRITE_HIGH_WATER = 4 << 20;
-/** Events queued beyond which a feeder should wait too (a flood of one-byte events is cheap in bytes only). */
-export const MAX_QUEUED_EVENTS = 10_000;
+export { WRITE_HIGH_WATER, MAX_QUEUED_EVENTS } from './write-backlog.js';
 
 export interface PaneMonitorOptions {
   cfg: Config;
@@ -75,15 +71,11 @@ export class PaneMonitor {
   private readonly ignoredListeners: IgnoredMarkListener[] = [];
   /** Events queued in the terminal, oldest first: the head is the chunk being parsed. */
   private readonly inFlight = new Fifo<QueuedEvent>();
-  private pending = 0;
-  private drainWaiters: Array<() => void> = [];
+  private readonly backlog = new WriteBacklog(() => this.inFlight.size);
   private tickTimer: unknown = null;
   private coalesceTimer: unknown = null;
   private syncSince: number | null = null;
-  /** The title's kind: whether a spinner leads it, and its text after the spinner. */
-  private titleSpins = false;
-  private titleText = '';
-  private lastTitle = '';
+  private readonly titleKind = new TitleKind();
   private coarseTick = false;
   private stopped = false;
   exited: { t: number; code: number | null } | null = null;
@@ -110,7 +102,7 @@ export class PaneMonitor {
         if (verdict) {
           if (verdict !== 'inert') for (const l of this.ignoredListeners) l({ ...ts, reason: verdict });
         } else {
-          if (signal.kind !== 'title' || this.titleKindChanged(signal.title)) this.queue.noteEvent(t);
+          if (signal.kind !== 'title' || this.titleKind.changed(signal.title)) this.queue.noteEvent(t);
           this.apply(this.analyzer.signal(ts));
           this.refreshTick();
         }
@@ -171,7 +163,7 @@ export class PaneMonitor {
     if (this.opts.beforeEvent && this.inFlight.size === 0) this.opts.beforeEvent(ev.t);
     this.inFlight.push(ev);
     if (ev.kind === 'output') {
-      this.pending += ev.data.length;
+      this.backlog.bytes += ev.data.length;
       this.screen.write(ev.data, this.parsed);
     } else {
       this.screen.write('', this.parsed);
@@ -185,14 +177,14 @@ export class PaneMonitor {
 
   /** A feeder should await drain() before handing in more (too many bytes or events queued). */
   get backlogged(): boolean {
-    return this.pending > WRITE_HIGH_WATER || this.inFlight.size > MAX_QUEUED_EVENTS;
+    return this.backlog.backlogged;
   }
 
   /** Runs when the terminal has parsed the oldest queued event (one shared callback: no closure per write). */
   private readonly parsed = (): void => {
     const ev = this.inFlight.shift();
     if (!ev || this.stopped) return; // stopped: writes queued before stop() finish parsing, unanalysed
-    if (ev.kind === 'output') this.pending -= ev.data.length;
+    if (ev.kind === 'output') this.backlog.bytes -= ev.data.length;
     // xterm runs this callback: an exception escaping it would kill the process and stall the write queue.
     this.faults.begin(ev.kind);
     try {
@@ -207,18 +199,17 @@ export class PaneMonitor {
     }
     const next = this.inFlight.head;
     if (next !== undefined && this.opts.beforeEvent) this.opts.beforeEvent(next.t);
-    if (this.pending < WRITE_HIGH_WATER / 2 && this.inFlight.size < MAX_QUEUED_EVENTS / 2) this.releaseDrain();
+    this.backlog.settle();
   };
 
   /** Bytes handed to the terminal and not parsed yet. */
   get pendingBytes(): number {
-    return this.pending;
+    return this.backlog.bytes;
   }
 
   /** Resolves once the terminal has caught up below half the high-water mark. */
   drain(): Promise<void> {
-    if (this.pending < WRITE_HIGH_WATER / 2 && this.inFlight.size < MAX_QUEUED_EVENTS / 2) return Promise.resolve();
-    return new Promise((resolve) => this.drainWaiters.push(resolve));
+    return this.backlog.drain();
   }
 
   /** Resolves once everything handed in so far has been parsed and analysed. */
@@ -254,7 +245,7 @@ export class PaneMonitor {
     if (this.coalesceTimer !== null) this.clock.clearTimeout(this.coalesceTimer);
     this.machine.stop();
     this.screen.dispose();
-    this.releaseDrain();
+    this.backlog.release();
   }
 
   private nowS(): number {
@@ -282,20 +273,6 @@ export class PaneMonitor {
     this.faults.guard('read', () => this.maybeTake(now, false));
     this.armCoalesce(now);
   };
-
-  /** A title's kind: its text without spinner frames, and whether a spinner leads it (◐ → ✳ ends a turn). */
-  private titleKindChanged(title: string): boolean {
-    if (title === this.lastTitle) return false;
-    this.lastTitle = title;
-    TITLE_SPINNER.lastIndex = 0;
-    const spins = TITLE_SPINNER.test(title);
-    const from = spins ? TITLE_SPINNER.lastIndex : 0;
-    // A spinner frame (◐ → ◓) keeps the kind: compared in place, without cutting a string per frame.
-    if (spins === this.titleSpins && title.length - from === this.titleText.length && title.endsWith(this.titleText)) return false;
-    this.titleSpins = spins;
-    this.titleText = title.slice(from);
-    return true;
-  }
 
   private afterOther(ev: QueuedEvent): void {
     switch (ev.kind) {
@@ -424,11 +401,4 @@ export class PaneMonitor {
       if (!this.stopped) this.tickTimer = this.clock.setTimeout(this.onTickTimer, Math.max(this.cfg.thresholds.tick_s, this.cfg.thresholds.rest_tick_s) * 1000);
     }
   };
-
-
-  private releaseDrain(): void {
-    const w = this.drainWaiters;
-    this.drainWaiters = [];
-    for (const r of w) r();
-  }
 }
