@@ -97,7 +97,10 @@ export class PaneChangeQueue {
     if (t - this.lastInputAt > this.timing.echo_window_s) this.echoOnly = false;
     // After Enter the echo is the line break (and mode switches): text the program prints on the rows below, a
     // question within milliseconds of the Enter included, is output, not echo.
-    const printable = printableChars(data, KEYSTROKE_MAX_CHARS + 1);
+    // The scan for printable characters is skipped when nothing below would read it (most writes of a stream hold
+    // a newline and come long after any key).
+    const needPrintable = nl === 0 || (this.submitted && this.echoOnly);
+    const printable = needPrintable ? printableChars(data, KEYSTROKE_MAX_CHARS + 1) : 0;
     if (this.submitted && printable > 0) this.echoOnly = false;
     // (a write of escape sequences alone, a colour reset or a mode switch, says nothing either way)
     if (nl > 0 || printable > KEYSTROKE_MAX_CHARS) this.keystrokeTail = false;
