@@ -37,7 +37,11 @@ export function queuedMarker(cfg: Config, program: ProgramId, lines: readonly st
   const res = queuedPatterns(cfg, program);
   if (res.length === 0) return null;
   // Remembered per row text (testRow): a turn's screen is read again and again with most of its rows unchanged.
-  for (const line of lines) if (res.some((re) => testRow(re, line))) return line;
+  // Plain loops: this runs on every read of a turn's screen, and a closure per row was most of its garbage.
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    for (let k = 0; k < res.length; k++) if (testRow(res[k]!, line)) return line;
+  }
   return null;
 }
 

@@ -282,21 +282,38 @@ export abstract class PaneInputs implements Tier1Host {
     return timeMatters(this.cfg.thresholds, this.windows(t), t);
   }
 
+  /** The window state, refilled in place by windows(): it is asked for two or three times a tick, and is read at
+   * once by the pure functions of time-windows.ts, which keep nothing of it. */
+  private readonly win: WindowState = {
+    state: 'IDLE',
+    lastMeaningfulAt: 0,
+    lastIdleEmit: -Infinity,
+    lastTitleChange: undefined,
+    tier1LastAt: -Infinity,
+    candidate: false,
+    waitSince: null,
+    workingSince: null,
+    stalled: false,
+    cls: null,
+    fullscreenAt: Infinity,
+    fullscreenStale: false,
+  };
+
   protected windows(t: number): WindowState {
-    return {
-      state: this.state,
-      lastMeaningfulAt: this.lastMeaningfulAt,
-      lastIdleEmit: this.lastIdleEmit,
-      lastTitleChange: this.reader.lastTitleChange,
-      tier1LastAt: this.tier1.lastAt,
-      candidate: this.doneWindow.pending,
-      waitSince: this.waitSince,
-      workingSince: this.workingSince,
-      stalled: this.stalled,
-      cls: this.reader.current,
-      fullscreenAt: this.snap && this.readsFullscreen() ? this.fullscreen.deadline(t, this.ownFramesRead(this.snap), this.inTurn()) : Infinity,
-      fullscreenStale: this.reader.current !== null && this.reader.fullscreen !== this.fullscreenMode(t),
-    };
+    const w = this.win;
+    w.state = this.state;
+    w.lastMeaningfulAt = this.lastMeaningfulAt;
+    w.lastIdleEmit = this.lastIdleEmit;
+    w.lastTitleChange = this.reader.lastTitleChange;
+    w.tier1LastAt = this.tier1.lastAt;
+    w.candidate = this.doneWindow.pending;
+    w.waitSince = this.waitSince;
+    w.workingSince = this.workingSince;
+    w.stalled = this.stalled;
+    w.cls = this.reader.current;
+    w.fullscreenAt = this.snap && this.readsFullscreen() ? this.fullscreen.deadline(t, this.ownFramesRead(this.snap), this.inTurn()) : Infinity;
+    w.fullscreenStale = this.reader.current !== null && this.reader.fullscreen !== this.fullscreenMode(t);
+    return w;
   }
 
   /** Classify the current screen (the `classify` command and the dashboard's "why"). */

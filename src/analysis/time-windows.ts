@@ -39,19 +39,21 @@ export interface WindowState {
 
 /** The earliest time at which a quiet window can close by itself (Infinity if none is running). */
 export function nextDeadline(th: Config['thresholds'], w: WindowState, t: number): number {
-  // Asked after every tick: no array of marks, just the earliest one still ahead.
+  // Asked after every tick: no array of marks (nor a closure), just the earliest one still ahead.
   let next = Infinity;
-  const mark = (m: number): void => {
-    if (m > t && m < next) next = m;
-  };
-  mark(w.lastMeaningfulAt + th.quiet_done_s);
-  mark(w.lastMeaningfulAt + th.quiet_idle_s);
-  mark(w.lastMeaningfulAt + th.stall_after_s);
-  mark(Math.max(w.lastMeaningfulAt, w.lastIdleEmit) + th.idle_reemit_s);
-  if (w.lastTitleChange !== undefined) mark(w.lastTitleChange + th.title_animation_s);
-  mark(w.tier1LastAt + th.prompt_silence_s);
-  mark(w.fullscreenAt);
+  next = earliestAhead(next, w.lastMeaningfulAt + th.quiet_done_s, t);
+  next = earliestAhead(next, w.lastMeaningfulAt + th.quiet_idle_s, t);
+  next = earliestAhead(next, w.lastMeaningfulAt + th.stall_after_s, t);
+  next = earliestAhead(next, Math.max(w.lastMeaningfulAt, w.lastIdleEmit) + th.idle_reemit_s, t);
+  if (w.lastTitleChange !== undefined) next = earliestAhead(next, w.lastTitleChange + th.title_animation_s, t);
+  next = earliestAhead(next, w.tier1LastAt + th.prompt_silence_s, t);
+  next = earliestAhead(next, w.fullscreenAt, t);
   return next;
+}
+
+/** `m` if it is after `t` and before `next`, else `next`. */
+function earliestAhead(next: number, m: number, t: number): number {
+  return m > t && m < next ? m : next;
 }
 
 /** Whether the passing of time alone could change a decision now; a tick is skipped otherwise. */
