@@ -91,7 +91,9 @@ export class ScreenClassifier {
   /** Title changes within title_animation_s (at most TITLE_CHANGES_KEPT). */
   private titleChangesWithin(t: number): number {
     let recent = 0;
-    for (const x of this.titleChanges) if (t - x <= this.cfg.thresholds.title_animation_s) recent++;
+    const changes = this.titleChanges;
+    const window = this.cfg.thresholds.title_animation_s;
+    for (let i = 0; i < changes.length; i++) if (t - changes[i]! <= window) recent++;
     return recent;
   }
 

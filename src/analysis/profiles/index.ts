@@ -82,8 +82,14 @@ export function detectProgram(cfg: Config, input: DetectionInput): Detection | n
   if (input.title) {
     for (const a of NAMED) if (d[a].title.test(input.title.trim())) return { program: a, rule: `detect.${a}.title` };
   }
-  if (input.lines) {
-    for (const a of NAMED) if (input.lines.some((l) => d[a].screen.test(l))) return { program: a, rule: `detect.${a}.screen` };
+  const lines = input.lines;
+  if (lines) {
+    // Plain loops: asked with the changed rows of every read while a pane is still open, a closure per agent was garbage.
+    for (let k = 0; k < NAMED.length; k++) {
+      const a = NAMED[k]!;
+      const re = d[a].screen;
+      for (let i = 0; i < lines.length; i++) if (re.test(lines[i]!)) return { program: a, rule: `detect.${a}.screen` };
+    }
   }
   if (proc && d.shell.process.test(proc)) return { program: 'shell', rule: 'detect.shell.process' };
   if (proc) return { program: 'generic', rule: 'detect.generic.process' };
