@@ -26,7 +26,8 @@ export class WriteBacklog {
 
   /** After an event left the queue: wakes the waiting feeders once caught up. */
   settle(): void {
-    if (this.caughtUp()) this.release();
+    // Runs after every parsed event: with nobody waiting (almost always) there is nothing to wake, nor a new list to make.
+    if (this.waiters.length !== 0 && this.caughtUp()) this.release();
   }
 
   /** Wakes every waiting feeder (also when the pane stops: nothing will drain any more). */
