@@ -1,6 +1,7 @@
 // `termsupervisor hooks install|uninstall|status <agent…>`: puts `termsupervisor hook` into the agents' own settings
 // (Claude Code and Gemini CLI settings.json hooks, Codex config.toml notify), idempotently, keeping everything else
 // and a backup; `uninstall` takes exactly ours out again.
+import { printableFile, printableLines } from './printable.js';
 import { resolve } from 'node:path';
 import { HOOK_AGENTS, isHookAgent, type HookAgent } from '../hooks/agents.js';
 import { applyPlan, hookStatus, planInstall, planUninstall, type AgentStatus, type HookPlaces, type Plan } from '../hooks/install.js';
@@ -52,7 +53,7 @@ export async function hooksCommand(argv: string[], out: NodeJS.WritableStream = 
   if (verb === 'status') {
     for (const agent of agents) {
       const s = hookStatus(agent, places);
-      out.write(`${agent}: ${hookStatusText(s)} — ${s.file}${s.exists ? '' : ' (no such file)'}\n`);
+      out.write(printableLines(`${agent}: ${hookStatusText(s)} — ${s.file}${s.exists ? '' : ' (no such file)'}`) + '\n');
     }
     return 0;
   }
@@ -88,16 +89,16 @@ function report(plan: Plan, dryRun: boolean, out: NodeJS.WritableStream, err: No
   for (const w of plan.warnings) err.write(`${plan.agent}: warning: ${w}\n`);
   const notes = r.notes.length ? ` (${r.notes.join('; ')})` : '';
   if (r.status === 'unchanged') {
-    out.write(`${plan.agent}: ${plan.action === 'install' ? 'already installed' : 'nothing to remove'} in ${plan.file}${notes}\n`);
+    out.write(printableLines(`${plan.agent}: ${plan.action === 'install' ? 'already installed' : 'nothing to remove'} in ${plan.file}${notes}`) + '\n');
     return true;
   }
   if (dryRun) {
-    out.write(`${plan.agent}: would ${plan.action === 'install' ? 'add' : 'remove'} ${what} in ${plan.file}${plan.before === null ? ' (a new file)' : ''}:\n`);
-    out.write(lineDiff(plan.before ?? '', r.text) + '\n');
+    out.write(printableLines(`${plan.agent}: would ${plan.action === 'install' ? 'add' : 'remove'} ${what} in ${plan.file}${plan.before === null ? ' (a new file)' : ''}:`) + '\n');
+    out.write(printableFile(lineDiff(plan.before ?? '', r.text)) + '\n');
     return true;
   }
   const { backup } = applyPlan(plan);
-  out.write(`${plan.agent}: ${plan.action === 'install' ? 'installed' : 'removed'} ${what} in ${plan.file}${notes}${backup ? `; the previous version is ${backup}` : ''}\n`);
+  out.write(printableLines(`${plan.agent}: ${plan.action === 'install' ? 'installed' : 'removed'} ${what} in ${plan.file}${notes}${backup ? `; the previous version is ${backup}` : ''}`) + '\n');
   return true;
 }
 

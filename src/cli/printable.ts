@@ -24,6 +24,11 @@ export function printableLines(s: string): string {
   return s.split('\n').map(printable).join('\n');
 }
 
+/** A file's text as the person wrote it (a diff of their config): printable lines, with tabs kept as tabs. */
+export function printableFile(s: string): string {
+  return s.split('\n').map((l) => l.split('\t').map(printable).join('\t')).join('\n');
+}
+
 /** JSON for a terminal: JSON.stringify escapes C0 but leaves DEL, C1 and the format characters raw; these become
  * \u escapes, so the output is the same JSON value and prints inertly. */
 export function printableJson(v: unknown, indent?: number): string {

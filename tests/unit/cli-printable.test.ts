@@ -2,7 +2,7 @@
 // named `\e]0;evil\a\e[2J` must not retitle or clear the person's terminal through `status`, `logs`, `task`,
 // `wait` or `doctor`. The helper, then each printer that takes foreign text.
 import { describe, expect, it } from 'vitest';
-import { printable, printableJson, printableLines } from '../../src/cli/printable.js';
+import { printable, printableFile, printableJson, printableLines } from '../../src/cli/printable.js';
 import { statusLines } from '../../src/cli/status.js';
 import { formatEventLine } from '../../src/cli/event-format.js';
 import { renderLine } from '../../src/cli/loghook.js';
@@ -47,5 +47,11 @@ describe('printers of foreign text', () => {
       expect(l, l).not.toMatch(ACTIVE);
       expect(l, l).toContain('evil');
     }
+  });
+});
+
+describe('printableFile', () => {
+  it('keeps a file\'s tabs and line breaks, and escapes every other control character', () => {
+    expect(printableFile('[a]\n\tkey = 1\x1b]0;evil\x07\r\n')).toBe('[a]\n\tkey = 1\\e]0;evil\\x07\\r\n');
   });
 });
