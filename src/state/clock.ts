@@ -40,18 +40,27 @@ interface Timer {
   fn: () => void;
 }
 
+/** A timer's callback once it has run or been cleared: the recycled timer keeps no closure alive. */
+const SPENT = (): void => {};
+
 /** Time moves only when told to; due timers run in time order (ties in creation order). */
 export class VirtualClock implements Clock {
   private t = 0;
   private seq = 0;
   private timers: Timer[] = [];
+  /** Timers that ran or were cleared, reused by setTimeout (a pane arms one after most writes and every tick). */
+  private readonly spent: Timer[] = [];
 
   now(): number {
     return this.t;
   }
 
   setTimeout(fn: () => void, ms: number): unknown {
-    const timer = { id: ++this.seq, at: this.t + Math.max(0, ms), fn };
+    const at = this.t + Math.max(0, ms);
+    const timer = this.spent.pop() ?? { id: 0, at, fn };
+    timer.id = ++this.seq;
+    timer.at = at;
+    timer.fn = fn;
     // keep sorted by (at, id): insertion from the back, timers are mostly appended in order
     let i = this.timers.length;
     while (i > 0 && this.timers[i - 1]!.at > timer.at) i--;
@@ -61,8 +70,17 @@ export class VirtualClock implements Clock {
   }
 
   clearTimeout(id: unknown): void {
-    const i = this.timers.findIndex((x) => x.id === id);
-    if (i >= 0) this.timers.splice(i, 1);
+    const timers = this.timers;
+    for (let i = 0; i < timers.length; i++) {
+      if (timers[i]!.id !== id) continue;
+      this.recycle(timers.splice(i, 1)[0]!);
+      return;
+    }
+  }
+
+  private recycle(timer: Timer): void {
+    timer.fn = SPENT;
+    this.spent.push(timer);
   }
 
   /** Advance to `ms`, running every timer due on the way at its own time. */
@@ -70,7 +88,9 @@ export class VirtualClock implements Clock {
     while (this.timers.length && this.timers[0]!.at <= ms) {
       const timer = this.timers.shift()!;
       this.t = Math.max(this.t, timer.at);
-      timer.fn();
+      const fn = timer.fn;
+      this.recycle(timer); // before fn runs: the timer it arms may reuse it
+      fn();
     }
     this.t = Math.max(this.t, ms);
   }
