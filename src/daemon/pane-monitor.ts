@@ -19,6 +19,7 @@ import { PaneStateHost } from './pane-state-host.js';
 import { Fifo } from './fifo.js';
 import { TitleKind } from './title-kind.js';
 import { WriteBacklog } from './write-backlog.js';
+import { PaneTicker } from './pane-ticker.js';
 
 /** Keys that submit, interrupt or answer (Enter, Esc, Ctrl-C, Ctrl-D, Tab): a turn may start or end with them. */
 const CONTROL_KEYS = /[\r\n\x1b\x03\x04\t]/;
@@ -72,11 +73,10 @@ export class PaneMonitor {
   /** Events queued in the terminal, oldest first: the head is the chunk being parsed. */
   private readonly inFlight = new Fifo<QueuedEvent>();
   private readonly backlog = new WriteBacklog(() => this.inFlight.size);
-  private tickTimer: unknown = null;
+  private readonly ticker: PaneTicker;
   private coalesceTimer: unknown = null;
   private syncSince: number | null = null;
   private readonly titleKind = new TitleKind();
-  private coarseTick = false;
   private stopped = false;
   exited: { t: number; code: number | null } | null = null;
 
@@ -104,7 +104,7 @@ export class PaneMonitor {
         } else {
           if (signal.kind !== 'title' || this.titleKind.changed(signal.title)) this.queue.noteEvent(t);
           this.apply(this.analyzer.signal(ts));
-          this.refreshTick();
+          this.ticker.refresh();
         }
       } catch (e) {
         f.report(e);
@@ -112,7 +112,18 @@ export class PaneMonitor {
       f.begin(outer);
     });
     this.screen.onFault((e) => this.faults.report(e, 'screen'));
-    this.scheduleTick();
+    this.ticker = new PaneTicker({
+      clock: opts.clock,
+      tickS: th.tick_s,
+      restTickS: th.rest_tick_s,
+      nowS: () => this.nowS(),
+      wantsTicks: (now) => this.analyzer.wantsTicks(now),
+      nextDeadline: (now) => this.analyzer.nextDeadline(now),
+      dirty: () => this.queue.isDirty,
+      tick: () => this.tick(),
+      report: (e) => this.faults.report(e),
+    });
+    this.ticker.start();
   }
 
   onTransition(l: TransitionListener): void {
@@ -192,7 +203,7 @@ export class PaneMonitor {
         this.afterOutput(ev.t, ev.data);
       } else {
         this.afterOther(ev);
-        this.refreshTick();
+        this.ticker.refresh();
       }
     } catch (e) {
       this.faults.report(e);
@@ -246,7 +257,7 @@ export class PaneMonitor {
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
-    if (this.tickTimer !== null) this.clock.clearTimeout(this.tickTimer);
+    this.ticker.stop();
     if (this.coalesceTimer !== null) this.clock.clearTimeout(this.coalesceTimer);
     this.machine.stop();
     this.screen.dispose();
@@ -343,16 +354,8 @@ export class PaneMonitor {
     const change = this.queue.take(t, this.screen.snapshot());
     this.faults.stage = 'analysis';
     this.apply(this.analyzer.change(change));
-    this.refreshTick();
+    this.ticker.refresh();
     for (const l of this.changeListeners) l();
-  }
-
-  /** After anything happened: a pane ticking coarsely that now has a turn or a candidate goes back to fine ticks. */
-  private refreshTick(): void {
-    if (!this.coarseTick || this.stopped || !this.analyzer.wantsTicks(this.nowS())) return;
-    if (this.tickTimer !== null) this.clock.clearTimeout(this.tickTimer);
-    this.tickTimer = null;
-    this.scheduleTick();
   }
 
   private apply(signals: Signal[]): void {
@@ -386,31 +389,4 @@ export class PaneMonitor {
       }
     }
   }
-
-  private scheduleTick(): void {
-    if (this.stopped) return;
-    // At rest with nothing pending a pane is looked at once a second (a replayed quiet hour stays cheap).
-    const th = this.cfg.thresholds;
-    const now = this.nowS();
-    this.coarseTick = !(this.analyzer.wantsTicks(now) || this.queue.isDirty);
-    // The next deadline only matters to a coarse tick (asked on every tick, so not asked for nothing).
-    const rest = Math.max(th.tick_s, th.rest_tick_s);
-    const delay = this.coarseTick ? Math.min(rest, Math.max(th.tick_s, this.analyzer.nextDeadline(now) - now + th.tick_s / 2)) : th.tick_s;
-    // A resting pane with no deadline sooner wakes on the shared rest beat: 100 idle panes, one wake-up a second.
-    const ms = delay === rest && this.clock.alignedDelay ? this.clock.alignedDelay(rest * 1000) : delay * 1000;
-    this.tickTimer = this.clock.setTimeout(this.onTickTimer, ms);
-  }
-
-  /** The tick timer's callback, made once (a pane ticks ten times a second of pane time). */
-  private readonly onTickTimer = (): void => {
-    this.tickTimer = null;
-    this.tick();
-    try {
-      this.scheduleTick();
-    } catch (e) {
-      // The analyzer could not say when it next needs a look: look again at the resting pace, so the pane stays watched.
-      this.faults.report(e);
-      if (!this.stopped) this.tickTimer = this.clock.setTimeout(this.onTickTimer, Math.max(this.cfg.thresholds.tick_s, this.cfg.thresholds.rest_tick_s) * 1000);
-    }
-  };
 }
