@@ -6,6 +6,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { isBusy, isDamaged } from '../store/store-error.js';
 
 /** The lock file cannot be made or opened (a read-only dir, a damaged file): a clear message, not a stack. */
 export class LockError extends Error {
@@ -71,14 +72,4 @@ function lockOnce(path: string): InstanceLock | null {
       held = false;
     },
   };
-}
-
-function isBusy(e: unknown): boolean {
-  const code = (e as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
-}
-
-function isDamaged(e: unknown): boolean {
-  const code = (e as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT';
 }

@@ -27,6 +27,11 @@ export function isDamaged(err: unknown): boolean {
   return DAMAGED.test(codeOf(err));
 }
 
+/** Another connection holds the lock the operation needs (with a zero timeout: held right now). */
+export function isBusy(err: unknown): boolean {
+  return /^SQLITE_(BUSY|LOCKED)/.test(codeOf(err));
+}
+
 /** The storage failed, not the rows: keep them queued, report history degraded. */
 export function isStorageFault(err: unknown): boolean {
   return isTransient(err) || isDamaged(err);
