@@ -2,12 +2,10 @@
 // "analysis error" on the dashboard, end to end: a real daemon whose profile throws whenever the screen shows a word
 // (tests/helpers/throwing-profile, a module-loading hook: the one fake), a pane joined over the pane link as `run`
 // joins, a real Chromium. The card says the pane's analysis failed, at once, and the pane is still read afterwards.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { ensureBuilt } from '../helpers/build.js';
-import { BROWSER_MISSING, launchBrowser, type Browser } from '../helpers/browser.js';
-import { ensureWebBuilt } from '../helpers/browser-build.js';
-import { Daemon } from '../helpers/browser-daemon.js';
+import { BROWSER_MISSING } from '../helpers/browser.js';
+import { browserSession } from '../helpers/browser-session.js';
 import { ROOT } from './harness.js';
 
 const HOOK = join(ROOT, 'tests', 'helpers', 'throwing-profile', 'register.mjs');
@@ -17,27 +15,10 @@ const osc133 = (x: string) => `\x1b]133;${x}${BEL}`;
 const PROMPT = `${osc133('A')}$ ${osc133('B')}`;
 
 describe.skipIf(BROWSER_MISSING)('dashboard: a pane whose analysis throws', () => {
-  let daemon: Daemon;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    ensureBuilt();
-    ensureWebBuilt();
-    daemon = await Daemon.start({ NODE_OPTIONS: `--import=${HOOK}`, TERMSUPERVISOR_TEST_THROW_ON: WORD });
-    browser = await launchBrowser();
-  });
-
-  afterEach(({ task }) => {
-    if (task.result?.state === 'fail') console.error(daemon?.diag());
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await daemon?.stop();
-  });
+  const session = browserSession({ NODE_OPTIONS: `--import=${HOOK}`, TERMSUPERVISOR_TEST_THROW_ON: WORD });
 
   it('shows "analysis error" on the card, and the pane goes on being read', async () => {
-    const { page } = browser;
+    const { daemon, browser: { page } } = session;
     await page.goto(daemon.authUrl);
     await page.locator('#conn[data-conn="live"]').waitFor();
     const link = await daemon.link('faulty', 'faulty');

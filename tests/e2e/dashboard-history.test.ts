@@ -5,41 +5,23 @@
 // the daemon recovers by itself, the banner goes, and every transition the card showed is in history.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../helpers/build.js';
-import { BROWSER_MISSING, launchBrowser, type Browser } from '../helpers/browser.js';
-import { ensureWebBuilt } from '../helpers/browser-build.js';
-import { Daemon } from '../helpers/browser-daemon.js';
+import { describe, expect, it } from 'vitest';
+import { BROWSER_MISSING } from '../helpers/browser.js';
+import { browserSession } from '../helpers/browser-session.js';
 
 const BEL = '\x07';
 const osc133 = (x: string) => `\x1b]133;${x}${BEL}`;
 const PROMPT = `${osc133('A')}$ ${osc133('B')}`;
 
 describe.skipIf(BROWSER_MISSING)('dashboard: history degraded', () => {
-  let daemon: Daemon;
-  let browser: Browser;
   let blocker: Database.Database | null = null;
-
-  beforeAll(async () => {
-    ensureBuilt();
-    ensureWebBuilt();
-    daemon = await Daemon.start();
-    browser = await launchBrowser();
-  });
-
-  afterEach(({ task }) => {
-    if (task.result?.state === 'fail') console.error(daemon?.diag());
-  });
-
-  afterAll(async () => {
+  const session = browserSession({}, () => {
     if (blocker?.inTransaction) blocker.exec('ROLLBACK');
     blocker?.close();
-    await browser?.close();
-    await daemon?.stop();
   });
 
   it('shows a banner with the cause while writes are refused, the card keeps moving, and all is kept after', async () => {
-    const { page } = browser;
+    const { daemon, browser: { page } } = session;
     await page.goto(daemon.authUrl);
     await page.locator('#conn[data-conn="live"]').waitFor();
     const banner = page.locator('#history-banner');
