@@ -5,9 +5,10 @@
 // run's event log, daemon.log, /metrics and the pane's API object, and the pane watched: once the word is gone, the
 // next command's turn is read as ever.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertBuilt, ROOT, scratch, testEnv, waitFor, Wrapped, type LogLine } from './harness.js';
+import { assertBuilt, BIN, ROOT, scratch, testEnv, waitFor, Wrapped, type LogLine } from './harness.js';
 import { DaemonProcess, daemonDirs, until, type DaemonDirs } from './daemon-harness.js';
 
 const HOOK = join(ROOT, 'tests', 'helpers', 'throwing-profile', 'register.mjs');
@@ -115,9 +116,7 @@ describe('an exception in a pane\'s analysis', () => {
 });
 
 describe('classify on a screen its profile fails on', () => {
-  it('prints one clear line naming the analysis error and exits 1, without a stack trace', async () => {
-    const { spawnSync } = await import('node:child_process');
-    const { BIN } = await import('./harness.js');
+  it('prints one clear line naming the analysis error and exits 1, without a stack trace', () => {
     const s = scratch();
     undo.push(s.cleanup);
     const r = spawnSync(BIN, ['classify', '-'], {

@@ -1,4 +1,5 @@
 // Tasks in the history database: a real SQLite file, migrated to schema 2; checkpoints survive a reopen.
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,8 +72,7 @@ describe('task store', () => {
 });
 
 describe('task checkpoints on a failing disk', () => {
-  it('a refused checkpoint degrades history instead of throwing into the task loop, and the next one mends it', async () => {
-    const Database = (await import('better-sqlite3')).default;
+  it('a refused checkpoint degrades history instead of throwing into the task loop, and the next one mends it', () => {
     const p = path();
     const s = HistoryStore.open(p, { onError: () => {} });
     const other = new Database(p);
