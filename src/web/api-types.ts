@@ -52,7 +52,76 @@ export interface PaneView {
   /** The pane's screen, analysis or state code threw (it was caught: the pane is still watched); the last such
    * error and how many there were. Shown as "analysis error". null when none, or the pane is closed. */
   analysisError: AnalysisErrorView | null;
+  /** The screen's revision: it grows every time the pane's live edge changes. An action carries the revision the
+   * person acted on; the daemon refuses it (409) when the pane has changed since (issue 15). */
+  rev?: number;
+  /** WAITING_APPROVAL with choices read from its live edge (a numbered menu, [y/N], (yes/no), a `#?` menu, "Press
+   * Enter"); null otherwise. */
+  question?: QuestionView | null;
+  /** Where the pane runs, for "jump": a `run` pane's tty, host and pid; a tmux pane's session, window and pane;
+   * an iTerm2 session's id. Absent when not known. */
+  where?: PaneWhereView;
 }
+
+/** A question a waiting pane puts to the person, read from its live edge by its program's profile. */
+export interface QuestionView {
+  /** The question's own line ("Delete 3 stale branches? [y/N]", "Do you want to make this edit to foo.ts?"). */
+  text: string;
+  /** In screen order. Esc (deny / cancel) is always possible as an interrupt and is not listed. */
+  options: QuestionOption[];
+}
+
+export interface QuestionOption {
+  /** What the person picks, unique within the question: '1', '2', 'y', 'n', 'enter'. */
+  id: string;
+  /** The option as the screen shows it ("Yes, and don't ask again for Bash(npm test:*)"). */
+  label: string;
+  /** The keys it sends, printable ("2", "↓ ↓ Enter", "y Enter"): shown before sending and kept in history. */
+  keys: string;
+}
+
+export interface PaneWhereView {
+  /** run: the wrapper's host, tty and the program's pid. */
+  host?: string;
+  tty?: string;
+  pid?: number;
+  /** tmux: the session, window index and pane id ("%3"). */
+  session?: string;
+  window?: string;
+  pane?: string;
+  /** iTerm2: the session's unique id. */
+  sessionId?: string;
+}
+
+/** Who asked for keys to be typed into a pane (or for an ack or a jump). */
+export type ActionOrigin = 'dashboard' | 'cli' | 'top' | 'task' | 'api';
+export type ActionKind = 'answer' | 'reply' | 'interrupt' | 'ack' | 'focus' | 'keys';
+
+/** One thing a person (or a task) did to a pane, as history keeps it: GET /api/panes/:id/actions, ws `action`. */
+export interface ActionView {
+  paneId: string;
+  at: number;
+  kind: ActionKind;
+  origin: ActionOrigin;
+  /** The client's address (loopback, a peer) as the daemon saw it. */
+  from: string;
+  /** The keys typed, printable ("2", "Esc", "Ctrl-C", "fix the tests Enter"), redacted and cut; '' for ack/focus. */
+  keys: string;
+  /** The option's label, the reply's first line, or the jump's result, redacted and cut. */
+  detail: string;
+  /** The screen revision the action was made on (null: none given, e.g. a task). */
+  rev: number | null;
+}
+
+/** Bodies of the pane actions (POST /api/panes/:id/{answer,reply,interrupt}); the client names itself with the
+ * header `x-termsupervisor-client: dashboard|cli|top` (anything else, or none: `api`). Answers: 200 `ActionResult`,
+ * 409 `StaleActionView` (the pane changed, or is not in a state that takes this action), 400 a malformed body or an
+ * option the question does not offer, 401/403 as every mutation. */
+export interface AnswerRequest { option: string; rev: number }
+export interface ReplyRequest { text: string; rev: number }
+export interface InterruptRequest { rev: number }
+export interface ActionResult { action: ActionView; pane: PaneView }
+export interface StaleActionView { error: string; pane: PaneView }
 
 /** An exception caught in a pane's pipeline (src/daemon/pane-fault.ts). */
 export interface AnalysisErrorView {
@@ -99,5 +168,7 @@ export type WsMessage =
   /** Sent once the transition's row is committed; `unsaved` while history is degraded (told, not yet kept). */
   | { type: 'transition'; transition: TransitionView; unsaved?: true }
   | { type: 'pane_removed'; id: string }
+  /** Keys typed into a pane (or an ack, a jump), once stored. */
+  | { type: 'action'; action: ActionView }
   | { type: 'task'; task: TaskRecord }
   | { type: 'task_event'; event: TaskEvent };
