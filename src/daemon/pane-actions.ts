@@ -133,7 +133,7 @@ export class PaneActions implements PaneActionApi {
     }
     if (sent === 0) return refuse(503, "this pane's source cannot type into it (nothing was sent)", reg.pane(pane.id));
     // The screen answered is spent: a second click made on it is stale, whatever the program draws next.
-    pane.monitor.bumpRev();
+    pane.monitor.revision.bump();
     const printable = sent === a.keys.length ? a.printable : printableKeys(a.keys.slice(0, sent).join(''));
     const detail = sent === a.keys.length ? a.detail : `${a.detail} (stopped after ${sent} of ${a.keys.length} keys: the pane's source went away)`;
     const action = this.record({ paneId: pane.id, at: this.now(), kind: a.kind, origin: client.origin, from: client.from, keys: printable, detail, rev: a.rev });
