@@ -6,11 +6,14 @@ export interface ParsedArgs {
   options: Map<string, string | true>;
   /** Everything after `--`. */
   rest: string[];
+  /** Every value of each value option, in order (`options` keeps the last): for repeatable options. */
+  all: Map<string, string[]>;
 }
 
 export function parseArgs(argv: string[], spec: { values: string[]; flags: string[] }): ParsedArgs {
   const positional: string[] = [];
   const options = new Map<string, string | true>();
+  const all = new Map<string, string[]>();
   let rest: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -28,6 +31,7 @@ export function parseArgs(argv: string[], spec: { values: string[]; flags: strin
         const v = eq > 0 ? a.slice(eq + 1) : argv[++i];
         if (v === undefined) throw new UsageError(`--${name} needs a value`);
         options.set(name, v);
+        all.set(name, [...(all.get(name) ?? []), v]);
       } else {
         throw new UsageError(`unknown option --${name}`);
       }
@@ -39,7 +43,7 @@ export function parseArgs(argv: string[], spec: { values: string[]; flags: strin
       positional.push(a);
     }
   }
-  return { positional, options, rest };
+  return { positional, options, rest, all };
 }
 
 export function oneOf<T extends string>(value: string | true | undefined, allowed: readonly T[], name: string, fallback: T): T {

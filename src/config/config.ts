@@ -4,6 +4,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { parseJsonc } from './jsonc.js';
+import { checkPeerList, type PeerConfig } from './peers.js';
 import type { QuestionPatterns, DetectionRule, GenericPatterns, ClaudePatterns, CodexPatterns, GeminiPatterns, OpencodePatterns, KiloPatterns, QwenPatterns } from './pattern-types.js';
 export type { QuestionPatterns, DetectionRule, GenericPatterns, ClaudePatterns, CodexPatterns, GeminiPatterns, OpencodePatterns, KiloPatterns, QwenPatterns } from './pattern-types.js';
 
@@ -42,6 +43,8 @@ export function mergeChecked(base: unknown, user: unknown, path: string, problem
     }
     return out;
   }
+  // The one list of objects: peer daemons, each checked field by field.
+  if (path === 'peers') return checkPeerList(user, path, problems);
   if (Array.isArray(base)) {
     if (!Array.isArray(user) || user.some((x) => typeof x !== 'string')) {
       problems.push(`${path}: expected a list of strings, got ${describe(user)}`);
@@ -253,6 +256,7 @@ export interface Config {
   tasks: TasksConfig;
   programs: ProgramsConfig;
   run: { shell_integration: boolean };
+  peers: PeerConfig[];
 }
 
 /** How a question's option is typed into a program (section `actions.keys`). */

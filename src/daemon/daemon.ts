@@ -24,6 +24,8 @@ import { runCheck } from '../tasks/check-command.js';
 import { taskJudge } from '../tasks/task-judge.js';
 import { taskPanes } from './task-panes.js';
 import { PaneActions } from './pane-actions.js';
+import { PeerPanes } from './peer-panes.js';
+import { resolvePeers, type PeerSpec } from '../config/peers.js';
 import { redactText } from './redact.js';
 
 export interface DaemonOptions {
@@ -36,6 +38,8 @@ export interface DaemonOptions {
   log: Logger;
   /** Overrides config `tmux` (the CLI's --tmux, --no-tmux, --tmux-socket). */
   tmux?: { enabled?: boolean; sockets?: string[] };
+  /** Peer daemons whose panes this one shows (the CLI's --peer with config `peers`); default: config `peers`. */
+  peers?: PeerSpec[];
 }
 
 export interface Daemon {
@@ -166,6 +170,11 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
     },
   });
   registry.tasks = tasks;
+  const peerSpecs = o.peers ?? resolvePeers(o.cfg.peers, { peers: [], tokenFiles: [] });
+  const peers = peerSpecs.length
+    ? new PeerPanes(peerSpecs, { store, log: o.log, emit: (m) => registry.broadcast(m), notify: (ev) => registry.notifyTask(ev) })
+    : null;
+  if (peers) registry.peers = peers;
   publishHealth = (history) => registry.broadcast({ type: 'history', history });
 
   const app = buildApp({
@@ -192,6 +201,7 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
   const tmuxCfg = { ...o.cfg.tmux, ...o.tmux };
   tmux = tmuxCfg.enabled ? new TmuxPanes(registry, o.log, { sockets: tmuxCfg.sockets, env }) : null;
   tmux?.start();
+  peers?.start();
   const resumed = tasks.resumeAll();
   if (resumed) o.log.info({ kind: 'task', event: 'resumed', count: resumed }, 'tasks resumed from their checkpoints');
 
@@ -208,6 +218,7 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
         clearInterval(pruneTimer);
         await tasks!.closeAll();
         await tmux?.stop();
+        peers?.stop();
         links!.closeAll();
         bridges!.closeAll();
         registry.closeAll('daemon stopping');

@@ -295,6 +295,7 @@ export function paneView(
     analysisError: alive ? analysisError : null,
     rev: live.rev,
     question: alive ? live.question : null,
+    ...(r.host && { host: r.host }),
   };
 }
 

@@ -1,0 +1,110 @@
+// Peer daemons (config `peers`, `daemon --peer`): other termsupervisor daemons whose panes this one shows. Checks
+// the config list and the command line's URLs and resolves both into one list of peers with distinct names.
+
+/** One entry of config `peers`, as written. */
+export interface PeerConfig {
+  name?: string;
+  url: string;
+  token_file: string;
+  allow_typing?: boolean;
+}
+
+/** A peer as the daemon uses it. */
+export interface PeerSpec {
+  /** Unique among peers; the host shown on its panes and the prefix of their ids (`<name>:<its pane id>`). */
+  name: string;
+  /** Base URL of the peer's API (http://127.0.0.1:7879, through `ssh -L` for another machine). */
+  url: string;
+  /** The file holding the peer's token (read at each connect, so a rotated token needs no restart). */
+  tokenFile: string;
+  /** Answers, replies and interrupts made here are forwarded to the peer; otherwise refused (403). Acks always are. */
+  allowTyping: boolean;
+}
+
+/** A peer's name: it becomes part of pane ids (`name:…`), so no colon, no space, nothing to escape. */
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+const KEYS = new Set(['name', 'url', 'token_file', 'allow_typing']);
+
+/** Checks config `peers` (a list of objects: the generic merge only knows lists of strings). */
+export function checkPeerList(user: unknown, path: string, problems: string[]): PeerConfig[] {
+  if (!Array.isArray(user)) {
+    problems.push(`${path}: expected a list of peers ({name, url, token_file, allow_typing}), got ${typeof user}`);
+    return [];
+  }
+  const out: PeerConfig[] = [];
+  user.forEach((p: unknown, i) => {
+    const at = `${path}[${i}]`;
+    if (typeof p !== 'object' || p === null || Array.isArray(p)) return void problems.push(`${at}: expected an object {name, url, token_file, allow_typing}`);
+    const o = p as Record<string, unknown>;
+    for (const k of Object.keys(o)) if (!KEYS.has(k)) problems.push(`${at}.${k}: unknown key (known: ${[...KEYS].join(', ')})`);
+    if (typeof o['url'] !== 'string') return void problems.push(`${at}.url: expected the peer's URL (a string)`);
+    if (typeof o['token_file'] !== 'string' || !o['token_file']) return void problems.push(`${at}.token_file: expected the path of a file holding the peer's token`);
+    if (o['name'] !== undefined && typeof o['name'] !== 'string') return void problems.push(`${at}.name: expected a string`);
+    if (o['allow_typing'] !== undefined && typeof o['allow_typing'] !== 'boolean') return void problems.push(`${at}.allow_typing: expected true or false`);
+    const why = urlProblem(o['url']);
+    if (why) return void problems.push(`${at}.url: ${why}`);
+    if (o['name'] !== undefined && !NAME.test(o['name'] as string)) return void problems.push(`${at}.name: ${nameProblem(o['name'] as string)}`);
+    out.push(o as unknown as PeerConfig);
+  });
+  return out;
+}
+
+/** What is wrong with a peer URL, or null. Credentials never go in it: the token lives in a file. */
+export function urlProblem(url: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return `${JSON.stringify(url)} is not a URL (e.g. http://127.0.0.1:7879)`;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return `expected http:// or https://, got ${u.protocol}`;
+  if (u.username || u.password) return 'a URL with a user or password is refused: put the token in a file (token_file, --peer-token-file)';
+  if (u.search || u.hash) return 'expected no query or fragment (just scheme, host, port and an optional path)';
+  return null;
+}
+
+function nameProblem(name: string): string {
+  return `${JSON.stringify(name)} is not a usable peer name (letters, digits, ".", "_", "-"; it prefixes pane ids as "name:")`;
+}
+
+/** The default name: the URL's host (a name such as `devbox`, or the address `127.0.0.1`). */
+function defaultName(url: string): string {
+  return new URL(url).hostname.replace(/^\[|\]$/g, '').replace(/:/g, '-');
+}
+
+/** `[NAME=]URL` from `--peer`: a name lets two tunnels on 127.0.0.1 be told apart. */
+export function parsePeerArg(arg: string): { name?: string; url: string } {
+  const eq = arg.indexOf('=');
+  const scheme = arg.indexOf('://');
+  if (eq > 0 && (scheme < 0 || eq < scheme)) return { name: arg.slice(0, eq), url: arg.slice(eq + 1) };
+  return { url: arg };
+}
+
+/**
+ * Config peers first, then `--peer` ones (each paired, in order, with a `--peer-token-file`). Throws an Error whose
+ * message says what to fix: a URL without its token file, two peers with one name.
+ */
+export function resolvePeers(config: PeerConfig[], cli: { peers: string[]; tokenFiles: string[] }): PeerSpec[] {
+  if (cli.peers.length !== cli.tokenFiles.length) {
+    throw new Error(`each --peer needs its --peer-token-file (in the same order): got ${cli.peers.length} --peer and ${cli.tokenFiles.length} --peer-token-file`);
+  }
+  const out: PeerSpec[] = config.map((p) => ({ name: p.name ?? defaultName(p.url), url: trimSlash(p.url), tokenFile: p.token_file, allowTyping: p.allow_typing ?? false }));
+  cli.peers.forEach((arg, i) => {
+    const { name, url } = parsePeerArg(arg);
+    const why = urlProblem(url);
+    if (why) throw new Error(`--peer ${arg}: ${why}`);
+    const n = name ?? defaultName(url);
+    if (!NAME.test(n)) throw new Error(`--peer ${arg}: ${nameProblem(n)}`);
+    out.push({ name: n, url: trimSlash(url), tokenFile: cli.tokenFiles[i]!, allowTyping: false });
+  });
+  const seen = new Set<string>();
+  for (const p of out) {
+    if (seen.has(p.name)) throw new Error(`two peers are named ${JSON.stringify(p.name)}: give each its own name (config peers[].name, or --peer NAME=URL)`);
+    seen.add(p.name);
+  }
+  return out;
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
