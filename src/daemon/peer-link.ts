@@ -20,6 +20,9 @@ export const PEER_BACKOFF_MAX_MS = 60_000;
 /** A peer's message is a pane snapshot, a transition or a hello of every pane: far below this. */
 const MAX_MESSAGE_BYTES = 64 << 20;
 
+/** Close codes without a reason, in words. */
+const CLOSE_WORDS: Record<number, string> = { 1000: 'closed', 1001: 'daemon stopping', 1006: 'connection lost', 1008: 'dropped for reading too slowly', 1011: 'peer error' };
+
 /** The wait before the next reconnect, after `failures` failures in a row (1 for the first). */
 export function backoffMs(failures: number): number {
   return Math.min(PEER_BACKOFF_MAX_MS, PEER_BACKOFF_FIRST_MS * 2 ** Math.max(0, failures - 1));
@@ -103,7 +106,7 @@ export class PeerLink {
       this.events.onMessage(m);
     });
     ws.on('error', (e) => this.fail(ws, describeError(e)));
-    ws.on('close', (code, reason) => this.fail(ws, `its feed closed (${code}${reason.length ? ` ${reason.toString()}` : ''})`));
+    ws.on('close', (code, reason) => this.fail(ws, `its feed closed (${code}: ${reason.length ? reason.toString() : (CLOSE_WORDS[code] ?? 'closed')})`));
   }
 
   private startPing(ws: WebSocket): void {
