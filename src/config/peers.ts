@@ -69,7 +69,8 @@ function nameProblem(name: string): string {
 
 /** The default name: the URL's host (a name such as `devbox`, or the address `127.0.0.1`). */
 function defaultName(url: string): string {
-  return new URL(url).hostname.replace(/^\[|\]$/g, '').replace(/:/g, '-');
+  // An IPv6 address has colons, which separate a peer's name from its pane ids: they become dashes.
+  return new URL(url).hostname.replace(/^\[|\]$/g, '').replace(/:/g, '-').replace(/^-+/, '');
 }
 
 /** `[NAME=]URL` from `--peer`: a name lets two tunnels on 127.0.0.1 be told apart. */
