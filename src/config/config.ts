@@ -4,7 +4,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { parseJsonc } from './jsonc.js';
-import { checkPeerList, type PeerConfig } from './peers.js';
+import { urlProblem, type PeerConfig } from './peers.js';
 import type { QuestionPatterns, DetectionRule, GenericPatterns, ClaudePatterns, CodexPatterns, GeminiPatterns, OpencodePatterns, KiloPatterns, QwenPatterns } from './pattern-types.js';
 export type { QuestionPatterns, DetectionRule, GenericPatterns, ClaudePatterns, CodexPatterns, GeminiPatterns, OpencodePatterns, KiloPatterns, QwenPatterns } from './pattern-types.js';
 
@@ -43,9 +43,9 @@ export function mergeChecked(base: unknown, user: unknown, path: string, problem
     }
     return out;
   }
-  // The one list of objects: peer daemons, each checked field by field.
-  if (path === 'peers') return checkPeerList(user, path, problems);
   if (Array.isArray(base)) {
+    const item = LIST_ITEMS[path];
+    if (item) return checkItems(item, user, path, problems);
     if (!Array.isArray(user) || user.some((x) => typeof x !== 'string')) {
       problems.push(`${path}: expected a list of strings, got ${describe(user)}`);
       return base;
@@ -128,6 +128,46 @@ export function loadConfig(opts: LoadOptions = {}): Config {
   checkChoices(compiled as Raw, problems);
   if (problems.length) throw new ConfigError(file ? problems.map((p) => `${file}: ${p}`) : problems);
   return compiled as Config;
+}
+
+/** Lists of objects (empty by default): each item's keys, with their types and defaults, and which must be set. */
+interface ListItem {
+  shape: Raw;
+  required: string[];
+}
+const LIST_ITEMS: Record<string, ListItem> = {
+  peers: {
+    shape: { name: '', url: '', token_file: '', allow_typing: false },
+    required: ['url', 'token_file'],
+  },
+};
+/** A remote's name is the host part of its panes' ids (`devbox:%3`) and is shown as their badge. */
+const HOST_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+
+function checkItems(item: ListItem, user: unknown, path: string, problems: string[]): unknown {
+  if (!Array.isArray(user)) {
+    problems.push(`${path}: expected a list, got ${describe(user)}`);
+    return [];
+  }
+  const names = new Set<string>();
+  return user.map((u, i) => {
+    const p = `${path}[${i}]`;
+    const merged = mergeChecked(item.shape, u, p, problems) as Raw;
+    for (const k of item.required) if (!merged[k]) problems.push(`${p}.${k}: must be set`);
+    const name = merged['name'];
+    if (typeof name === 'string' && name) {
+      if (!HOST_NAME.test(name)) problems.push(`${p}.name: ${JSON.stringify(name)} is not a host name (letters, digits, . _ -)`);
+      if (names.has(name)) problems.push(`${p}.name: ${JSON.stringify(name)} is used twice`);
+      names.add(name);
+    }
+    // A peer's address: a URL without credentials (its token lives in token_file).
+    const url = merged['url'];
+    if (path === 'peers' && typeof url === 'string' && url) {
+      const why = urlProblem(url);
+      if (why) problems.push(`${p}.url: ${why}`);
+    }
+    return merged;
+  });
 }
 
 /** Settings that take one of a few words (or a fixed format): refused with the list of what is allowed. */

@@ -1,12 +1,13 @@
 // Peer daemons (config `peers`, `daemon --peer`): other termsupervisor daemons whose panes this one shows. Checks
-// the config list and the command line's URLs and resolves both into one list of peers with distinct names.
+// the command line's peers and resolves them with the config's into one list of peers with distinct names.
 
-/** One entry of config `peers`, as written. */
+/** One entry of config `peers` (checked by config.ts: keys, types, url and token_file set, a usable name). */
 export interface PeerConfig {
-  name?: string;
+  /** '' (the default): the URL's host. */
+  name: string;
   url: string;
   token_file: string;
-  allow_typing?: boolean;
+  allow_typing: boolean;
 }
 
 /** A peer as the daemon uses it. */
@@ -23,31 +24,6 @@ export interface PeerSpec {
 
 /** A peer's name: it becomes part of pane ids (`name:…`), so no colon, no space, nothing to escape. */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
-const KEYS = new Set(['name', 'url', 'token_file', 'allow_typing']);
-
-/** Checks config `peers` (a list of objects: the generic merge only knows lists of strings). */
-export function checkPeerList(user: unknown, path: string, problems: string[]): PeerConfig[] {
-  if (!Array.isArray(user)) {
-    problems.push(`${path}: expected a list of peers ({name, url, token_file, allow_typing}), got ${typeof user}`);
-    return [];
-  }
-  const out: PeerConfig[] = [];
-  user.forEach((p: unknown, i) => {
-    const at = `${path}[${i}]`;
-    if (typeof p !== 'object' || p === null || Array.isArray(p)) return void problems.push(`${at}: expected an object {name, url, token_file, allow_typing}`);
-    const o = p as Record<string, unknown>;
-    for (const k of Object.keys(o)) if (!KEYS.has(k)) problems.push(`${at}.${k}: unknown key (known: ${[...KEYS].join(', ')})`);
-    if (typeof o['url'] !== 'string') return void problems.push(`${at}.url: expected the peer's URL (a string)`);
-    if (typeof o['token_file'] !== 'string' || !o['token_file']) return void problems.push(`${at}.token_file: expected the path of a file holding the peer's token`);
-    if (o['name'] !== undefined && typeof o['name'] !== 'string') return void problems.push(`${at}.name: expected a string`);
-    if (o['allow_typing'] !== undefined && typeof o['allow_typing'] !== 'boolean') return void problems.push(`${at}.allow_typing: expected true or false`);
-    const why = urlProblem(o['url']);
-    if (why) return void problems.push(`${at}.url: ${why}`);
-    if (o['name'] !== undefined && !NAME.test(o['name'] as string)) return void problems.push(`${at}.name: ${nameProblem(o['name'] as string)}`);
-    out.push(o as unknown as PeerConfig);
-  });
-  return out;
-}
 
 /** What is wrong with a peer URL, or null. Credentials never go in it: the token lives in a file. */
 export function urlProblem(url: string): string | null {
@@ -89,7 +65,7 @@ export function resolvePeers(config: PeerConfig[], cli: { peers: string[]; token
   if (cli.peers.length !== cli.tokenFiles.length) {
     throw new Error(`each --peer needs its --peer-token-file (in the same order): got ${cli.peers.length} --peer and ${cli.tokenFiles.length} --peer-token-file`);
   }
-  const out: PeerSpec[] = config.map((p) => ({ name: p.name ?? defaultName(p.url), url: trimSlash(p.url), tokenFile: p.token_file, allowTyping: p.allow_typing ?? false }));
+  const out: PeerSpec[] = config.map((p) => ({ name: p.name || defaultName(p.url), url: trimSlash(p.url), tokenFile: p.token_file, allowTyping: p.allow_typing }));
   cli.peers.forEach((arg, i) => {
     const { name, url } = parsePeerArg(arg);
     const why = urlProblem(url);

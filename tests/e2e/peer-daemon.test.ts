@@ -9,8 +9,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/build.js';
-import { ROOT, waitFor } from './harness.js';
-import { daemonScratch, DaemonProcess, runWrapper, until, type DaemonDirs } from './daemon-harness.js';
+import { BIN, ROOT, waitFor } from './harness.js';
+import { daemonScratch, DaemonProcess, runCli, runWrapper, until, type DaemonDirs } from './daemon-harness.js';
 import type { PaneView, TransitionView, ActionView } from '../../src/web/api-types.js';
 import { PEER_PING_MS, PEER_PONG_TIMEOUT_MS } from '../../src/daemon/peer-link.js';
 
@@ -26,26 +26,28 @@ async function startPeer(d: DaemonDirs, port = 0) {
   return peer;
 }
 
-/** The hub: a daemon whose config names the peer "box"; the peer's token in a file of the hub's. */
-async function startHub(peerUrl: string, peerToken: string, allowTyping: boolean) {
+/** The hub: a daemon following the peer as "box" (config `peers`, or `--peer box=URL` when typing is not allowed);
+ * the peer's token in a file of the hub's. */
+async function startHub(peerUrl: string, peerToken: string, allowTyping: boolean, how: 'config' | 'cli') {
   const d = dirs();
   const tokenFile = join(d.dir, 'box.token');
   writeFileSync(tokenFile, peerToken + '\n', { mode: 0o600 });
   const cfgDir = join(d.dir, 'config', 'termsupervisor');
   mkdirSync(cfgDir, { recursive: true });
-  writeFileSync(join(cfgDir, 'config.json'), JSON.stringify({ peers: [{ name: 'box', url: peerUrl, token_file: tokenFile, allow_typing: allowTyping }] }));
-  const hub = await DaemonProcess.start(d, ['--no-tmux']);
+  if (how === 'config') writeFileSync(join(cfgDir, 'config.json'), JSON.stringify({ peers: [{ name: 'box', url: peerUrl, token_file: tokenFile, allow_typing: allowTyping }] }));
+  else if (allowTyping) throw new Error('--peer does not allow typing: use the config');
+  const hub = await DaemonProcess.start(d, ['--no-tmux', ...(how === 'cli' ? ['--peer', `box=${peerUrl}`, '--peer-token-file', tokenFile] : [])]);
   cleanups.push(async () => void (await hub.stop('SIGKILL')));
   return hub;
 }
 
-async function setup(allowTyping: boolean) {
+async function setup(allowTyping: boolean, how: 'config' | 'cli' = 'config') {
   const pd = dirs();
   const peer = await startPeer(pd);
   const log = join(pd.dir, 'keys.jsonl');
   const w = runWrapper(pd, ['--name', 'menu', '--agent', 'generic'], ['python3', AGENT, '--log', log]);
   cleanups.push(() => void w.kill('SIGKILL'));
-  const hub = await startHub(peer.url, peer.token, allowTyping);
+  const hub = await startHub(peer.url, peer.token, allowTyping, how);
   const diag = () => `PEER ${peer.diag()}\nHUB ${hub.diag()}\nwrapper:\n${w.out}`;
   const theirs = await until('the pane on the peer', async () => (await peer.get<PaneView[]>('/api/panes')).find((p) => p.alive && p.name === 'menu'), diag);
   const id = `box:${theirs.id}`;
@@ -69,6 +71,16 @@ function path(ts: TransitionView[]): string[] {
 }
 
 describe('peer daemons: several daemons, one board', () => {
+  it('refuses a --peer without its token file, or with credentials in its URL, before starting', async () => {
+    const d = dirs();
+    const alone = await runCli([process.execPath, BIN, 'daemon', '--no-tmux', '--port', '0', '--db', d.db, '--peer', 'http://127.0.0.1:9'], d.env);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('each --peer needs its --peer-token-file (in the same order): got 1 --peer and 0 --peer-token-file');
+    const creds = await runCli([process.execPath, BIN, 'daemon', '--no-tmux', '--port', '0', '--db', d.db, '--peer', 'http://me:pw@127.0.0.1:9', '--peer-token-file', '/t'], d.env);
+    expect(creds.code).toBe(2);
+    expect(creds.stderr).toContain('a URL with a user or password is refused');
+  });
+
   it("shows the peer's pane with its host in the same states, forwards the ack, refuses typing, and survives the peer going away", async () => {
     const s = await setup(false);
     const first = await until("the peer's pane on the hub", async () => (await s.hub.get<PaneView[]>('/api/panes')).find((p) => p.id === s.id), s.diag);
@@ -177,7 +189,7 @@ describe('peer daemons: several daemons, one board', () => {
   }, 90_000);
 
   it('a frozen peer (SIGSTOP: no close, no pong) shows as unreachable, and comes back when it resumes', async () => {
-    const s = await setup(false);
+    const s = await setup(false, 'cli');
     await until("the peer's pane on the hub", async () => (await s.hub.get<PaneView[]>('/api/panes')).find((p) => p.id === s.id && !p.unreachable), s.diag);
     const stoppedAt = Date.now();
     s.peer.child.kill('SIGSTOP');

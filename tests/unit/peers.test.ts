@@ -45,19 +45,19 @@ describe('config peers and --peer', () => {
     const ok = loadConfig({ path: userConfig([{ name: 'mac', url: 'http://127.0.0.1:7879', token_file: '/t', allow_typing: true }]) });
     expect(ok.peers).toEqual([{ name: 'mac', url: 'http://127.0.0.1:7879', token_file: '/t', allow_typing: true }]);
     expect(loadConfig().peers).toEqual([]);
-    expect(problems({ url: 'x' })).toEqual(['peers: expected a list of peers ({name, url, token_file, allow_typing}), got object']);
+    expect(problems({ url: 'x' })).toEqual(['peers: expected a list, got object {"url":"x"}']);
     expect(problems([{ url: 'http://h:1', token_file: '/t', typing: true }])).toEqual(['peers[0].typing: unknown key (known: name, url, token_file, allow_typing)']);
-    expect(problems([{ url: 'http://h:1' }])).toEqual(["peers[0].token_file: expected the path of a file holding the peer's token"]);
+    expect(problems([{ url: 'http://h:1' }])).toEqual(['peers[0].token_file: must be set']);
     expect(problems([{ url: 'http://me:secret@h:1', token_file: '/t' }])[0]).toMatch(/^peers\[0\]\.url: a URL with a user or password is refused/);
     expect(problems([{ url: 'ftp://h', token_file: '/t' }])).toEqual(['peers[0].url: expected http:// or https://, got ftp:']);
-    expect(problems([{ name: 'a:b', url: 'http://h:1', token_file: '/t' }])[0]).toMatch(/^peers\[0\]\.name: "a:b" is not a usable peer name/);
-    expect(problems([{ url: 'http://h:1', token_file: '/t', allow_typing: 'yes' }])).toEqual(['peers[0].allow_typing: expected true or false']);
+    expect(problems([{ name: 'a:b', url: 'http://h:1', token_file: '/t' }])).toEqual(['peers[0].name: "a:b" is not a host name (letters, digits, . _ -)']);
+    expect(problems([{ url: 'http://h:1', token_file: '/t', allow_typing: 'yes' }])).toEqual(['peers[0].allow_typing: expected a boolean, got string "yes"']);
   });
 
   it('names a peer after its URL host unless named; pairs --peer with --peer-token-file in order; refuses clashes', () => {
-    const cfg: PeerConfig[] = [{ url: 'http://devbox:7878/', token_file: '/a' }];
-    const a = parseArgs(['--peer', 'mac=http://127.0.0.1:7879', '--peer-token-file', '/b', '--peer', 'http://127.0.0.1:7880', '--peer-token-file', '/c'], { values: ['peer', 'peer-token-file'], flags: [] });
-    expect(resolvePeers(cfg, { peers: a.all.get('peer')!, tokenFiles: a.all.get('peer-token-file')! })).toEqual([
+    const cfg: PeerConfig[] = [{ name: '', url: 'http://devbox:7878/', token_file: '/a', allow_typing: false }];
+    const a = parseArgs(['--peer', 'mac=http://127.0.0.1:7879', '--peer-token-file', '/b', '--peer', 'http://127.0.0.1:7880', '--peer-token-file', '/c'], { values: [], flags: [], lists: ['peer', 'peer-token-file'] });
+    expect(resolvePeers(cfg, { peers: a.lists.get('peer')!, tokenFiles: a.lists.get('peer-token-file')! })).toEqual([
       { name: 'devbox', url: 'http://devbox:7878', tokenFile: '/a', allowTyping: false },
       { name: 'mac', url: 'http://127.0.0.1:7879', tokenFile: '/b', allowTyping: false },
       { name: '127.0.0.1', url: 'http://127.0.0.1:7880', tokenFile: '/c', allowTyping: false },
