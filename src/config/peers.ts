@@ -1,5 +1,7 @@
 // Peer daemons (config `peers`, `daemon --peer`): other termsupervisor daemons whose panes this one shows. Checks
 // the command line's peers and resolves them with the config's into one list of peers with distinct names.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 
 /** One entry of config `peers` (checked by config.ts: keys, types, url and token_file set, a usable name). */
 export interface PeerConfig {
@@ -65,7 +67,7 @@ export function resolvePeers(config: PeerConfig[], cli: { peers: string[]; token
   if (cli.peers.length !== cli.tokenFiles.length) {
     throw new Error(`each --peer needs its --peer-token-file (in the same order): got ${cli.peers.length} --peer and ${cli.tokenFiles.length} --peer-token-file`);
   }
-  const out: PeerSpec[] = config.map((p) => ({ name: p.name || defaultName(p.url), url: trimSlash(p.url), tokenFile: p.token_file, allowTyping: p.allow_typing }));
+  const out: PeerSpec[] = config.map((p) => ({ name: p.name || defaultName(p.url), url: trimSlash(p.url), tokenFile: expandHome(p.token_file), allowTyping: p.allow_typing }));
   cli.peers.forEach((arg, i) => {
     const { name, url } = parsePeerArg(arg);
     const why = urlProblem(url);
@@ -80,6 +82,11 @@ export function resolvePeers(config: PeerConfig[], cli: { peers: string[]; token
     seen.add(p.name);
   }
   return out;
+}
+
+/** `~/x` in a config file is the home folder's x, as a shell would read it. */
+function expandHome(path: string): string {
+  return path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path;
 }
 
 function trimSlash(url: string): string {
