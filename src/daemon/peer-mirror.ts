@@ -108,8 +108,10 @@ export class PeerMirror {
       const before = this.record(hubPaneId(this.spec.name, p.id));
       const v = this.put(p);
       fresh.add(v.id);
-      // Changed while we were not listening: its transitions meanwhile are read back from the peer.
-      if (!before || before.since < v.since) gaps.push({ id: p.id, since: v.since });
+      // Changed while we were not listening: its transitions meanwhile are read back from the peer. A closed pane
+      // met for the first time is left in the peer's history (a peer may keep a month of them).
+      const changed = before ? before.since < v.since : v.alive;
+      if (changed) gaps.push({ id: p.id, since: v.since });
     }
     for (const id of [...this.views.keys()]) if (!fresh.has(id)) this.remove(id);
     if (gaps.length) void this.backfill(gaps);

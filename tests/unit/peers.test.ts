@@ -111,8 +111,8 @@ function mirror(peerTransitions: TransitionView[] = []) {
 }
 
 describe('a peer daemon\'s panes, mirrored', () => {
-  it('shows them as <peer>:<id> with the peer as host, kept in history with it', () => {
-    const { m, store, out } = mirror();
+  it('shows them as <peer>:<id> with the peer as host, kept in history with it', async () => {
+    const { m, store, out, asked } = mirror();
     m.handle({ type: 'hello', version: '1', panes: [view(), view({ id: 'tmux:default@1-a:%3', name: 'work:0.1', alive: false })] });
     expect(m.all().map((v) => [v.id, v.host, v.alive])).toEqual([
       ['box:run-1', 'box', true],
@@ -123,6 +123,9 @@ describe('a peer daemon\'s panes, mirrored', () => {
     expect(store.pane('box:tmux:default@1-a:%3')).toMatchObject({ host: 'box', closedAt: 9_000 });
     expect(m.peerId('box:tmux:default@1-a:%3')).toBe('tmux:default@1-a:%3');
     expect(m.peerId('other:run-1')).toBeNull();
+    // The live pane's earlier transitions are read back; a closed one met for the first time stays in the peer's history.
+    await new Promise((r) => setTimeout(r, 20));
+    expect(asked).toEqual(['/api/panes/run-1/transitions?limit=100']);
   });
 
   it("keeps the peer's transitions (its rules, not ours), publishes each once committed, and notifies", async () => {
