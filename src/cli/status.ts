@@ -10,6 +10,7 @@ import { printable, printableJson } from './printable.js';
 export const STATUS_USAGE = `usage: termsupervisor status [--json] [--all] [--no-color] [--daemon URL]
 
 One line per attached pane: state, for how long, name and id, program, "needs you", and why (rule: screen line).
+Panes of other machines (remote tmux over SSH, peer daemons) are grouped under their host's name.
   --json      the panes as a JSON array (GET /api/panes objects)
   --all       closed panes from history too
   --no-color  plain text (also when NO_COLOR is set or the output is not a terminal)
@@ -41,22 +42,46 @@ const NEEDS_YOU = '● needs you';
 /** Screen lines are cut to this many characters. */
 const LINE_WIDTH = 60;
 
+/** The heading of this machine's own panes, once other hosts' panes are listed too. */
+const LOCAL_HOST = 'this machine';
+
+/** One line per pane; when some run on other hosts, this machine's first, then each host's under its name
+ * (columns aligned across all of them). */
 export function statusLines(shown: PaneView[], now: number, paint: Paint): string[] {
   // Names, programs, rules, lines and ids come from the panes' programs: shown, never obeyed.
   const panes = shown.map((p) => ({ ...p, name: printable(p.name), program: printable(p.program), rule: printable(p.rule), id: printable(p.id) }));
   const nameW = Math.min(NAME_WIDTH, Math.max(4, ...panes.map((p) => p.name.length)));
   const progW = Math.max(7, ...panes.map((p) => p.program.length));
-  return panes.map((p) => {
+  const line = (p: PaneView) => paneLine(p, now, paint, nameW, progW);
+  if (!panes.some((p) => p.host)) return panes.map(line);
+  const hosts = new Map<string, PaneView[]>([[LOCAL_HOST, []]]);
+  for (const p of panes) {
+    const h = p.host ? printable(p.host) : LOCAL_HOST;
+    hosts.set(h, [...(hosts.get(h) ?? []), p]);
+  }
+  const out: string[] = [];
+  for (const [host, group] of hosts) {
+    if (!group.length) continue;
+    const down = group.find((p) => p.unreachable)?.unreachable;
+    const why = down ? paint('failed', `  unreachable since ${new Date(down.since).toTimeString().slice(0, 8)} (${printable(down.reason)}): last states shown`) : '';
+    out.push(paint('dim', `── ${host} ──`) + why);
+    out.push(...group.map(line));
+  }
+  return out;
+}
+
+function paneLine(p: PaneView, now: number, paint: Paint, nameW: number, progW: number): string {
+  {
     const color = STATE_COLOR[p.state];
     const state = paint(color, `${STATE_ICON[p.state]} ${p.state.padEnd(16)}`, p.needsYou);
     const age = duration(now - p.since).padStart(7);
     const name = cut(p.name, nameW).padEnd(nameW);
     // A fixed-width "needs you" column keeps the rest aligned; stalled and closed are rarer and go after it.
     const needs = p.needsYou ? paint(color, NEEDS_YOU, true) : ' '.repeat(NEEDS_YOU.length);
-    const extra = [p.stalled ? paint('stalled', `${STALL_ICON} stalled`) : '', p.alive ? '' : paint('dim', 'closed'), p.exitCodeUnknown ? paint('dim', EXIT_CODE_UNKNOWN) : '', p.analysisError ? paint('failed', `analysis error (${p.analysisError.stage})`) : ''];
+    const extra = [p.stalled ? paint('stalled', `${STALL_ICON} stalled`) : '', p.alive ? '' : paint('dim', 'closed'), p.unreachable ? paint('dim', 'stale') : '', p.exitCodeUnknown ? paint('dim', EXIT_CODE_UNKNOWN) : '', p.analysisError ? paint('failed', `analysis error (${p.analysisError.stage})`) : ''];
     const why = [p.rule, p.line ? printableJson(cut(p.line.trim(), LINE_WIDTH)) : ''].filter(Boolean).join(' ');
     return [state, age, name, p.program.padEnd(progW), needs, ...extra, why && paint('dim', why), paint('dim', `[${p.id}]`)].filter(Boolean).join('  ');
-  });
+  }
 }
 
 function cut(s: string, n: number): string {
