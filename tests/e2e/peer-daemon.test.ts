@@ -6,6 +6,7 @@
 // (last state kept), freezing it too (ping/pong), and a restarted peer brings them back. The peer's token is never
 // in the hub's log, output, API, metrics or errors.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/build.js';
@@ -186,6 +187,32 @@ describe('peer daemons: several daemons, one board', () => {
     expect(ok.status).toBe(200);
     expect(ok.body.action).toMatchObject({ paneId: s.id, kind: 'answer', origin: 'dashboard', keys: '↓ Enter' });
     await waitFor('the agent to pick 2', () => s.w.out.includes('picked 2:'), s.diag);
+  }, 90_000);
+
+  it('one peer that never answers (TCP accepted, nothing said) delays nothing of another', async () => {
+    const silent = createServer((sock) => void sock.on('error', () => {}));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    cleanups.push(() => void silent.close());
+    const held: Socket[] = [];
+    silent.on('connection', (c) => held.push(c));
+    cleanups.push(() => held.forEach((c) => c.destroy()));
+    const pd = dirs();
+    const peer = await startPeer(pd);
+    const w = runWrapper(pd, ['--name', 'menu', '--agent', 'generic'], ['python3', AGENT, '--log', join(pd.dir, 'keys.jsonl')]);
+    cleanups.push(() => void w.kill('SIGKILL'));
+    const d = dirs();
+    writeFileSync(join(d.dir, 'box.token'), peer.token);
+    writeFileSync(join(d.dir, 'mute.token'), 'not-a-real-token');
+    const port = (silent.address() as AddressInfo).port;
+    const hub = await DaemonProcess.start(d, ['--no-tmux', '--peer', `mute=http://127.0.0.1:${port}`, '--peer-token-file', join(d.dir, 'mute.token'), '--peer', `box=${peer.url}`, '--peer-token-file', join(d.dir, 'box.token')]);
+    cleanups.push(async () => void (await hub.stop('SIGKILL')));
+    const diag = () => `PEER ${peer.diag()}\nHUB ${hub.diag()}`;
+    const shown = await until("box's pane on the hub while mute hangs", async () => (await hub.get<PaneView[]>('/api/panes')).find((p) => p.host === 'box' && p.name === 'menu'), diag);
+    expect(shown.unreachable).toBeUndefined();
+    expect(held.length).toBeGreaterThan(0);
+    const metrics = await (await fetch(`${hub.url}/metrics`)).text();
+    expect(metrics).toContain('termsupervisor_peer_up{peer="box"} 1');
+    expect(metrics).toContain('termsupervisor_peer_up{peer="mute"} 0');
   }, 90_000);
 
   it('a frozen peer (SIGSTOP: no close, no pong) shows as unreachable, and comes back when it resumes', async () => {
