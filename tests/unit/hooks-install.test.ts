@@ -107,21 +107,68 @@ describe('Claude Code settings.json', () => {
     expect(statSync(real).mode & 0o777).toBe(0o640);
   });
 
-  it('refuses a file with comments or one it cannot read, and leaves it as it was', () => {
+  it('keeps a file with comments as it was around our hooks; refuses one it cannot read, and leaves it as it was', () => {
     const h = home({ '.claude/settings.json': 'claude-settings-comments.json' });
     const file = settingsFile('claude', { home: h });
     const before = readFileSync(file, 'utf8');
-    const plan = planInstall('claude', PROGRAM, { home: h });
-    expect(plan.result).toMatchObject({ status: 'refused', reason: expect.stringMatching(/comments/) });
-    expect(applyPlan(plan).backup).toBeNull();
+    expect(install('claude', h).plan.result.status).toBe('changed');
+    expect(readFileSync(file, 'utf8')).toContain('// my model');
+    uninstall('claude', h);
     expect(readFileSync(file, 'utf8')).toBe(before);
 
-    for (const [text, why] of [['{"hooks": [1]}', /"hooks" is not an object/], ['{"hooks": {"Stop": {}}}', /hooks\.Stop is not a list/], ['[1]', /not a JSON object/], ['{"a": ', /not valid JSON/]] as const) {
+    for (const [text, why] of [['{"hooks": [1]}', /"hooks" is not an object/], ['{"hooks": {"Stop": {}}}', /hooks\.Stop is not a list/], ['[1]', /not a JSON object/], ['{"a": ', /not valid JSON \(ValueExpected at line 1, column 7\)/]] as const) {
       writeFileSync(file, text);
-      expect(planInstall('claude', PROGRAM, { home: h }).result, text).toMatchObject({ status: 'refused', reason: expect.stringMatching(why) });
+      const plan = planInstall('claude', PROGRAM, { home: h });
+      expect(plan.result, text).toMatchObject({ status: 'refused', reason: expect.stringMatching(why) });
+      expect(applyPlan(plan).backup).toBeNull();
+      expect(readFileSync(file, 'utf8')).toBe(text);
     }
   });
 });
+
+describe('settings files in every style (comments, trailing commas, CRLF, tabs, unicode, minified)', () => {
+  const STYLES = ['styles-comments-trailing.jsonc', 'styles-comment-only.jsonc', 'styles-crlf-4space.json', 'styles-minified.json', 'styles-empty-object.json', 'claude-settings.json', 'gemini-settings.json'];
+  const AGENTS = [['claude', '.claude/settings.json'], ['gemini', '.gemini/settings.json'], ['qwen', '.qwen/settings.json']] as const;
+  for (const style of STYLES) {
+    for (const [agent, rel] of AGENTS) {
+      it(`${agent}, ${style}: install adds only our entries, is idempotent, and uninstall restores the file byte for byte`, () => {
+        const h = home({ [rel]: style });
+        const file = settingsFile(agent, { home: h });
+        const original = readFileSync(file, 'utf8');
+        expect(install(agent, h).plan.result.status).toBe('changed');
+        const installed = readFileSync(file, 'utf8');
+        // Every line of the person's file is still there, in order (our entries are whole lines or inserted text).
+        expect(isSubsequence(original, installed), installed).toBe(true);
+        if (original.includes('\r\n')) expect(installed.replace(/\r\n/g, '')).not.toContain('\n');
+        expect(new Set(hookStatus(agent, { home: h }).missing)).toEqual(new Set());
+        expect(install(agent, h).plan.result.status).toBe('unchanged');
+        expect(uninstall(agent, h).plan.result.status).toBe('changed');
+        expect(readFileSync(file, 'utf8')).toBe(original);
+      });
+    }
+  }
+
+  it("a group shared by the person's hook and ours keeps theirs, byte for byte, when ours moves to its own group", () => {
+    const h = home({ '.claude/settings.json': 'styles-tabs-shared-group-no-eol.json' });
+    const file = settingsFile('claude', { home: h });
+    expect(install('claude', h).plan.result.status).toBe('changed');
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('\t\t\t\t\t{"type": "command", "command": "echo 🔒 guard"}');
+    expect(text.endsWith('}')).toBe(true); // no final newline added
+    const s = JSON.parse(text) as { hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ command: string }> }>> };
+    expect(s.hooks['PreToolUse']![0]).toEqual({ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo 🔒 guard' }] });
+    expect(s.hooks['PreToolUse']!.filter((g) => g.hooks.some((x) => x.command.endsWith('hook claude PreToolUse')))).toHaveLength(1);
+    uninstall('claude', h);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ theme: 'Dracula', hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo 🔒 guard' }] }] } });
+  });
+});
+
+/** `small`'s characters appear in `big` in the same order (what an edit that only inserts leaves). */
+function isSubsequence(small: string, big: string): boolean {
+  let i = 0;
+  for (let j = 0; j < big.length && i < small.length; j++) if (big[j] === small[i]) i++;
+  return i === small.length;
+}
 
 describe('Gemini CLI settings.json', () => {
   it('adds its events, keeps tabs and the user hook; uninstall restores it exactly', () => {
