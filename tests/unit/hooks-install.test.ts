@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan, hookStatus, planInstall, planUninstall, settingsFile } from '../../src/hooks/install.js';
-import { CODEX_MARKER, installCodexNotify, parseStringArray, uninstallCodexNotify } from '../../src/hooks/codex-toml.js';
+import { CODEX_MARKER, currentNotify, installCodexNotify, uninstallCodexNotify } from '../../src/hooks/codex-toml.js';
 import { CLAUDE_EVENTS, GEMINI_EVENTS, QWEN_EVENTS } from '../../src/hooks/agents.js';
 import { hooksCommand } from '../../src/cli/hooks.js';
 import { ROOT } from '../helpers/screen.js';
@@ -286,20 +286,28 @@ describe('Codex config.toml notify', () => {
     }
   });
 
-  it('refuses shapes it cannot edit safely', () => {
-    expect(installCodexNotify('[notify]\nprogram = "x"\n', PROGRAM)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/\[notify\] table/) });
+  it('refuses shapes it cannot edit safely, naming the place of a syntax error', () => {
+    expect(installCodexNotify('[notify]\nprogram = "x"\n', PROGRAM)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/notify as a table/) });
     expect(installCodexNotify('notify.program = "x"\n', PROGRAM)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/dotted key/) });
-    expect(installCodexNotify('notify = [\n  "x",\n]\n', PROGRAM)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/cannot read/) });
-    expect(installCodexNotify('model = "unclosed\n', PROGRAM)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/unclosed string/) });
-    expect(installCodexNotify('x = """never closed\n', PROGRAM)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/multi-line string/) });
+    expect(installCodexNotify('notify = [\n  "x",\n]\n', PROGRAM)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/already set to \["x"\]/) });
+    expect(installCodexNotify('notify = "x"\n', PROGRAM)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/cannot read/) });
+    expect(installCodexNotify('model = "unclosed\n', PROGRAM)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/not valid TOML .*line 1, column 18/) });
+    expect(installCodexNotify('x = """never closed\n', PROGRAM)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/unfinished string, line 1/) });
+    // Our notify spread over lines by a person: read, but not edited in place.
+    const spread = `notify = [\n  "${PROGRAM}",\n  "hook", "codex",\n]\n`;
+    expect(uninstallCodexNotify(spread)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/several lines/) });
   });
 
-  it('reads one-line string arrays as TOML spells them', () => {
-    expect(parseStringArray(` ["a", 'b\\c', "d\\"e\\u00e9"] # c`)).toEqual(['a', 'b\\c', 'd"eé']);
-    expect(parseStringArray('["a",]')).toEqual(['a']);
-    expect(parseStringArray('"a"')).toBeNull();
-    expect(parseStringArray('["a", 1]')).toBeNull();
-    expect(parseStringArray('["a"] x')).toBeNull();
+  it('reads notify as TOML spells it (literal and escaped strings, quoted keys), and places our line past header look-alikes', () => {
+    expect(currentNotify(`"notify" = ['a', "b\\u00e9"] # c\n`)).toEqual(['a', 'bé']);
+    expect(currentNotify('model = "x"\n')).toBeNull();
+    expect(currentNotify('[t]\nnotify = ["x"]\n')).toBeNull(); // a table's key, not the top-level one
+    // A line starting with "[" inside a multi-line string or array is not a table header.
+    const tricky = 'doc = """\n[not a table]\n"""\nxs = [\n  [1, 2],\n]\n\n[tui]\nx = 1\n';
+    const added = installCodexNotify(tricky, PROGRAM);
+    if (added.status !== 'changed') throw new Error(JSON.stringify(added));
+    expect(added.text).toBe(tricky.replace('\n\n[tui]', `\n\n${CODEX_MARKER}\nnotify = ["${PROGRAM}", "hook", "codex"]\n\n[tui]`));
+    expect(uninstallCodexNotify(added.text)).toMatchObject({ status: 'changed', text: tricky });
   });
 });
 
