@@ -133,6 +133,7 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
       return sent;
     },
     onClose: (id) => notifier.forget(id),
+    focusDoors: { tmux: (id) => tmux?.focus(id) ?? null, iterm2: (id) => bridges?.activate(id) ?? null },
   });
   links = new PaneLinks(registry, o.log);
   bridges = new Iterm2Bridges(registry, o.log);
