@@ -21,6 +21,10 @@ import { logsCommand } from './logs.js';
 import { shellIntegrationCommand } from './shell-integration.js';
 import { EXAMPLES, helpHint, SETUP_COMMANDS } from './help.js';
 import { printableLines } from './printable.js';
+import { exitQuietlyWhenReaderGoes, ignoreClosedStderr } from './closed-pipe.js';
+
+/** Commands that keep working when their stdout goes away (see closed-pipe.ts). */
+const OUTLIVE_STDOUT = new Set(['run', 'daemon']);
 
 export const USAGE = `termsupervisor ${VERSION}: watches terminal panes running AI coding agents and shells, and tells you
 when one needs you (DONE, FAILED, WAITING_APPROVAL, stalled) or is still working.
@@ -65,6 +69,8 @@ ${EXAMPLES}`;
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   const out = process.stdout;
+  if (!OUTLIVE_STDOUT.has(cmd ?? '')) exitQuietlyWhenReaderGoes(out);
+  ignoreClosedStderr();
   try {
     switch (cmd) {
       case 'replay':
