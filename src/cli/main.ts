@@ -41,7 +41,7 @@ commands:
                       print a fresh one-time link to the running daemon's dashboard
   status [--json] [--all] [--no-color]
                       one line per pane: state (coloured), since when, name, program, needs you, why
-  wait PANE --until done|waiting|idle|failed|running [--timeout S]
+  wait PANE --until done|waiting|idle|failed|running [--timeout S] [--appear-timeout S]
                       block until the pane gets there (exit 0; 1 timeout, 2 no such pane, 3 FAILED for done, 4 closed)
   doctor [--json]     check the set-up (daemon, token, tmux, iTerm2, hooks, shell integration, notifications,
                       database, config), each with a fix; exit 1 if a check fails
