@@ -2,7 +2,8 @@
 // attached client selects it; iTerm2: the bridge activates the session) or say where it runs (a `run` pane runs in
 // a terminal the daemon cannot reach: its host, tty and pid). The doors are the sources' own (daemon.ts wires them).
 import type { ActionOrigin, ActionView, AttachKind, PaneView, PaneWhereView } from '../web/api-types.js';
-import { redactText } from './redact.js';
+import { cut, redactText } from './redact.js';
+import { ACTION_DETAIL_MAX } from './pane-actions.js';
 
 export interface FocusOutcome {
   focused: boolean;
@@ -11,9 +12,6 @@ export interface FocusOutcome {
 
 /** A source's way to show a pane: null when that source does not have the pane. */
 export type FocusDoor = (paneId: string) => Promise<FocusOutcome> | null;
-
-/** An action's detail is cut here, as the actions history keeps it short. */
-const MAX_DETAIL = 200;
 
 /** Where a `run` pane runs, for the person to find it: "runs on HOST in /dev/pts/3 (pid 4242)". */
 export function whereItRuns(w: PaneWhereView | undefined): string {
@@ -36,7 +34,6 @@ export async function focusPane(view: PaneView, doors: Partial<Record<AttachKind
 }
 
 export function focusAction(view: PaneView, outcome: FocusOutcome, origin: ActionOrigin, from: string, at: number): ActionView {
-  const detail = redactText(outcome.how);
   return {
     paneId: view.id,
     at,
@@ -44,7 +41,7 @@ export function focusAction(view: PaneView, outcome: FocusOutcome, origin: Actio
     origin,
     from,
     keys: '',
-    detail: detail.length > MAX_DETAIL ? detail.slice(0, MAX_DETAIL - 1) + '…' : detail,
+    detail: cut(redactText(outcome.how), ACTION_DETAIL_MAX),
     rev: view.rev ?? null,
   };
 }

@@ -6,7 +6,7 @@ import type { HistoryStore } from '../store/history-store.js';
 import type { AttachKind, Counters, PaneRecord, TransitionRecord, TurnRecord } from '../store/records.js';
 import type { Transition } from '../state/pane-machine.js';
 import type { ActionOrigin, ActionView, FocusResult, HistoryHealth, MachineState, PaneView, PaneWhereView, StatsView, TransitionView, WsMessage } from '../web/api-types.js';
-import type { DaemonApi, HookReply, LinkKind, TaskApi } from '../web/daemon-api.js';
+import type { DaemonApi, HookReply, LinkKind, PaneActionApi, TaskApi } from '../web/daemon-api.js';
 import type { HookBody } from '../hooks/hook-body.js';
 import { matchHookPane } from '../hooks/match-hook.js';
 import type { NotifyEvent, NotifyKind } from '../notify/types.js';
@@ -60,6 +60,8 @@ export class PaneRegistry implements DaemonApi {
   readonly version: string;
   /** Supervised tasks, when the daemon runs them (it sets this once its TaskManager exists). */
   tasks?: TaskApi;
+  /** Answer, reply, interrupt and their history (the daemon sets it: src/daemon/pane-actions.ts). */
+  actions?: PaneActionApi;
   private readonly live = new Map<string, LivePane>();
   /** One child logger per live pane (pane id, name and program on every line). */
   private readonly logs = new Map<string, Logger>();
@@ -233,10 +235,11 @@ export class PaneRegistry implements DaemonApi {
     return { action, pane, focused: outcome.focused, how: outcome.how };
   }
 
-  /** Something a person (or a task) did to a pane: to the pane's log and the live feed. */
+  /** A jump kept in the actions history like every action, and published once committed (as transitions are). */
   private recordAction(a: ActionView): void {
     (this.logs.get(a.paneId) ?? this.opts.log).info({ kind: 'pane', event: 'action', action: a.kind, origin: a.origin, from: a.from, detail: a.detail }, `action ${a.kind}`);
-    this.emit({ type: 'action', action: a });
+    this.opts.store.addAction(a, () => this.emit({ type: 'action', action: a }));
+    this.opts.store.flush(); // committed now, so the reply and the history show it
   }
 
   stats(): StatsView {

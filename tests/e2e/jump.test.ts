@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { ensureBuilt } from '../helpers/build.js';
 import { daemonDirs, DaemonProcess, until } from './daemon-harness.js';
 import { BASH, TestTmux, tmuxMissing } from '../helpers/tmux-server.js';
-import type { FocusResult, PaneView, WsMessage } from '../../src/web/api-types.js';
+import type { ActionView, FocusResult, PaneView, WsMessage } from '../../src/web/api-types.js';
 
 const missing = tmuxMissing();
 if (missing) console.warn(`jump tests SKIPPED: ${missing}`);
@@ -87,6 +87,9 @@ describe.skipIf(missing !== null)('jump to a pane', () => {
       [tmux.paneId(b1split), 'focus', 'dashboard', ''],
     ]);
     expect(actions[1]!.from).toMatch(/127\.0\.0\.1/);
+    // …and in the pane's history.
+    const kept = await dm.get<ActionView[]>(`/api/panes/${encodeURIComponent(tmux.paneId(b1split))}/actions`);
+    expect(kept).toEqual([actions[1]]);
 
     // No client attached any more: nothing to show it in, said so.
     person.kill();
