@@ -10,6 +10,9 @@ import { ensureBuilt } from '../helpers/build.js';
 import { daemonDirs, DaemonProcess, until } from './daemon-harness.js';
 import { BASH, TestTmux, tmuxMissing } from '../helpers/tmux-server.js';
 import type { ActionView, FocusResult, PaneView, WsMessage } from '../../src/web/api-types.js';
+import { TmuxWatcher } from '../../src/attach/tmux/tmux-watcher.js';
+import { resolveTmuxSocket } from '../../src/attach/tmux/tmux-socket.js';
+import { focusTmuxPane } from '../../src/attach/tmux/tmux-focus.js';
 
 const missing = tmuxMissing();
 if (missing) console.warn(`jump tests SKIPPED: ${missing}`);
@@ -97,6 +100,24 @@ describe.skipIf(missing !== null)('jump to a pane', () => {
     const nobody = await focus(dm, tmux.paneId(a0));
     expect(nobody.body).toMatchObject({ focused: false });
     expect(nobody.body.how).toContain('no tmux client is attached');
+  });
+
+  it('tmux with no control client of ours attached: the same jump through `tmux -S`', async () => {
+    const d = daemonDirs();
+    cleanups.push(() => d.cleanup());
+    const tmux = new TestTmux(d.env);
+    cleanups.push(() => tmux.kill(true));
+    tmux.newSession('one', BASH, 80, 24);
+    const two = tmux.newSession('two', BASH, 80, 24);
+    const person = pty.spawn('tmux', ['-L', tmux.socket, 'attach', '-t', 'one'], { name: 'xterm-256color', cols: 80, rows: 24, env: d.env });
+    cleanups.push(() => person.kill());
+    const client = await until('the client to attach', async () => tmux.run('list-clients', '-F', '#{client_name}').trim().split('\n').find((c) => c.startsWith('/dev/')) ?? null);
+    // A watcher never started has no control client: its commands go through one `tmux -S` each.
+    const w = new TmuxWatcher({ socket: resolveTmuxSocket(tmux.socket, d.env), sink: null as never, log: { info() {}, warn() {}, debug() {} }, env: d.env });
+    const r = await focusTmuxPane((cmds) => w.run(cmds), two);
+    expect(r).toMatchObject({ focused: true });
+    expect(tmux.run('list-clients', '-F', '#{client_name} #{session_name}:#{pane_id}').trim()).toBe(`${client} two:${two}`);
+    expect(await focusTmuxPane((cmds) => w.run(cmds), '%999')).toEqual({ focused: false, how: 'tmux pane %999 is gone' });
   });
 
   it('run: says where it runs (host, tty, pid); unknown and closed panes are refused', async () => {
