@@ -43,7 +43,8 @@ export function holdTerminal(stdin: ReadStream, stdout: WriteStream): TerminalSe
     process.exit(SIGNAL_EXIT[sig] ?? 1);
   };
   process.on('exit', restore);
-  // 'exit' does not run on an uncaught error; the monitor does, before node prints the error (on the normal screen).
+  // An uncaught error: the monitor runs before node prints it, so the error lands on the normal screen (whatever
+  // order node gives 'exit' and the printing).
   process.on('uncaughtExceptionMonitor', restore);
   for (const s of Object.keys(SIGNAL_EXIT) as NodeJS.Signals[]) process.on(s, onSignal);
   return { restore };
