@@ -147,7 +147,10 @@ function buttonRow(rows: readonly string[], pat: QuestionPatterns): Question | n
   for (let i = rows.length - 1; i >= 0; i--) {
     const m = pat.buttons.exec(rows[i]!);
     if (!m) continue;
+    // Buttons are words with a capital ("Allow once"); key hints after them ("ctrl+f fullscreen", "⇆ select") are not.
     const labels = m[1]!.trim().split(/\s{2,}/);
+    const end = labels.findIndex((l) => !/^\p{Lu}/u.test(l));
+    if (end >= 0) labels.length = end;
     if (labels.length < 2) return null;
     const options = labels.map((label, k) => ({ id: String(k + 1), label: cut(label), keys: [...Array<string>(k).fill('→'), 'Enter'].join(' ') }));
     return { text: questionAbove(rows, i, pat) ?? '', options };

@@ -8,7 +8,7 @@ import { TurnTracker, type Turn } from '../state/turn-tracker.js';
 import type { Transition } from '../state/pane-machine.js';
 import type { AttachKind, PaneRecord, TransitionRecord, TurnRecord } from '../store/records.js';
 import type { AnalysisErrorView, PaneView, QuestionView } from '../web/api-types.js';
-import { readQuestion } from '../analysis/question-options.js';
+import { paneQuestion } from './pane-question.js';
 import { PaneMonitor } from './pane-monitor.js';
 import { redactCommand, redactText } from './redact.js';
 import { signalSource } from './signal-source.js';
@@ -183,9 +183,7 @@ export class LivePane {
     if (this.asked?.rev === rev) return this.asked.question;
     let question: QuestionView | null = null;
     try {
-      const c = this.monitor.analyzer.classification;
-      const rows = c?.liveEdge.length ? c.liveEdge : this.monitor.screen.text().split('\n');
-      const q = readQuestion({ program: this.record.program, rows, cursorLine: this.monitor.screen.cursorLine() }, this.cfg.patterns.questions, this.cfg.actions);
+      const q = paneQuestion(this.monitor, this.record.program, this.cfg);
       question = q && { text: redactText(q.text), options: q.options.map((o) => ({ ...o, label: redactText(o.label) })) };
     } catch (e) {
       this.monitor.faults.report(e, 'analysis', 'question');
