@@ -1,8 +1,8 @@
 // `termsupervisor top` the way a person uses it: in a real terminal (a tmux pane, typed into with send-keys and
 // read with capture-pane), against a real daemon with real `run` panes in PTYs: the fake menu agent
 // (tests/helpers/fake-menu-agent.py, which logs every key it reads) and two bash. Sorting by urgency, the filter,
-// ack, answering the agent's numbered menu and a shell's [y/N] (the keys reach the programs), and quitting — or
-// being killed — gives the terminal back: alternate screen left, cursor shown, the shell's prompt back.
+// ack, reply, interrupt, answering the agent's numbered menu and a shell's [y/N] (the keys reach the programs), and
+// quitting — or being killed — gives the terminal back: alternate screen left, cursor shown, the shell's prompt.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -67,7 +67,7 @@ async function rig() {
 }
 
 describe.skipIf(missing !== null)('termsupervisor top in a terminal', () => {
-  it('sorts, filters, acks and quits, giving the terminal back', async () => {
+  it('sorts, filters, acks, replies, interrupts and quits, giving the terminal back', async () => {
     const r = await rig();
     await r.start();
     expect(r.tmux.show(r.term, '#{alternate_on} #{cursor_flag}')).toBe('1 0');
@@ -92,6 +92,24 @@ describe.skipIf(missing !== null)('termsupervisor top in a terminal', () => {
     r.tmux.keys(r.term, 'a');
     await r.see('quiet IDLE', (rows) => rows.some((l) => /○ IDLE .*quiet/.test(l)) && rows[ROWS - 2]!.includes('acknowledged quiet'));
     expect((await panes(r.dm)).find((p) => p.name === 'quiet')!.state).toBe('IDLE');
+
+    // reply to the pane at rest: a line typed at the bottom goes in as a prompt and starts a run
+    r.tmux.keys(r.term, 'r');
+    await r.see('the reply line', (rows) => rows[ROWS - 1]!.startsWith('reply to quiet>'));
+    expect(r.tmux.show(r.term, '#{cursor_flag}')).toBe('1');
+    r.tmux.run('send-keys', '-t', r.term, '-l', 'sleep 30; echo never');
+    r.tmux.keys(r.term, 'Enter');
+    // the person sees it running (top's own feed, not the API) before acting on it
+    await r.see('quiet running the reply', (rows) => rows.some((l) => /^▶(◐ RUNNING|◕ LONG_RUNNING) .*quiet/.test(l)));
+    expect(r.quiet.w.output).toContain('sleep 30; echo never');
+    // interrupt it, after a y/n
+    r.tmux.keys(r.term, 'i');
+    await r.see('the confirmation', (rows) => rows[ROWS - 1]!.startsWith('interrupt quiet? y/n'));
+    r.tmux.keys(r.term, 'y');
+    await r.see('the notice', (rows) => rows[ROWS - 2]!.includes('interrupted quiet (keys: Ctrl-C)'));
+    await until('quiet stopped', async () => !['RUNNING', 'LONG_RUNNING'].includes((await panes(r.dm)).find((p) => p.name === 'quiet')!.state), r.dm.diag);
+    const quietActions = await r.dm.get<ActionView[]>(`/api/panes/${encodeURIComponent(r.quiet.pane)}/actions?limit=5`);
+    expect(quietActions.map((a) => [a.kind, a.origin])).toEqual([['interrupt', 'top'], ['reply', 'top'], ['ack', 'top']]);
 
     // quit: the shell's screen is back with top's exit status, the cursor shown
     r.tmux.keys(r.term, 'q');
