@@ -5,7 +5,7 @@
 import type { PaneView } from '../web/api-types.js';
 import { parseArgs, UsageError } from './args.js';
 import { DAEMON_OPTION_HELP, DaemonUnavailable, daemonJson, daemonTarget } from './daemon-client.js';
-import { paneAction, STALE, type ActOutcome } from './pane-actions.js';
+import { paneAction, type ActOutcome } from './pane-actions.js';
 import { printable, printableJson, printableLines } from './printable.js';
 import { optionsLine, pickOption } from './question-pick.js';
 import { resolvePane } from './wait.js';
@@ -130,7 +130,7 @@ function report(cmd: string, pane: PaneView, r: ActOutcome, out: NodeJS.Writable
   const now = r.pane ? `: ${r.pane.alive ? r.pane.state : 'closed'}${r.pane.rev !== undefined ? ` (rev ${r.pane.rev})` : ''}` : '';
   if (r.status === 409 || r.status === 503) {
     const offered = r.pane?.question ? `\n  it asks: ${r.pane.question.text}\n  options: ${optionsLine(r.pane.question)}` : '';
-    say(`${name}: refused: ${r.error}${/changed/i.test(r.error) ? '' : ` (${STALE})`}${now}${offered}`);
+    say(`${name}: refused: ${r.error}${now}${offered}`);
     return ACT_EXIT.refused;
   }
   if (r.status === 400 || r.status === 404) {

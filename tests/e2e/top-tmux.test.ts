@@ -149,9 +149,11 @@ describe.skipIf(missing !== null)('termsupervisor top in a terminal', () => {
     expect(askerActions[0]).toMatchObject({ kind: 'answer', origin: 'top', rev: (await asker).rev });
   });
 
-  it('a SIGTERM ends top with the terminal given back (raw mode off: the shell echoes again)', async () => {
+  it('follows a resize; a SIGTERM ends top with the terminal given back (raw mode off: the shell echoes again)', async () => {
     const r = await rig();
     await r.start();
+    r.tmux.run('resize-window', '-t', r.term, '-x', '80', '-y', '14');
+    await r.see('the frame redrawn at 80x14', (rows) => rows.length >= 14 && rows[13]!.startsWith(' ↑↓/jk move') && TITLE.test(rows[0]!) && rows[1]!.includes('PROGRAM'));
     const shellPid = r.tmux.show(r.term, '#{pane_pid}');
     const { execFileSync } = await import('node:child_process');
     const topPid = execFileSync('ps', ['-o', 'pid=', '--ppid', shellPid], { encoding: 'utf8' }).trim().split(/\s+/)[0]!;

@@ -118,7 +118,8 @@ class TopLoop {
       return this.update(notify(this.model, err instanceof DaemonUnavailable ? err.message : `${e.kind} failed: ${(err as Error).message}`, 'error'));
     }
     let m = r.pane ? settle(withPane(this.model, r.pane)) : this.model;
-    if (!r.ok) m = notify(m, r.status === 409 ? `${e.pane.name}: ${STALE} (${r.error})` : `${e.kind} ${e.pane.name}: refused (HTTP ${r.status}): ${r.error}`, 'error');
+    // 409: the daemon's own words ("the pane changed — look again", or the state that does not take it)
+    if (!r.ok) m = notify(m, r.status === 409 ? `${e.pane.name}: ${r.error || STALE}` : `${e.kind} ${e.pane.name}: refused (HTTP ${r.status}): ${r.error}`, 'error');
     else m = notify(m, done(e, r));
     this.update(m);
   }
