@@ -60,6 +60,12 @@ export interface PaneView {
   /** WAITING_APPROVAL with choices read from its live edge (a numbered menu, [y/N], (yes/no), a `#?` menu, "Press
    * Enter"); null otherwise. */
   question: QuestionView | null;
+  /** The machine the pane runs on, as configured: a remote's name (`daemon --remote`, config `remotes`) or a peer
+   * daemon's name (`--peer`, config `peers`); absent for this machine's own panes (issue 16). */
+  host?: string;
+  /** The pane's host cannot be reached (SSH dropped, peer daemon down): its state is the last one known, kept but
+   * stale. Absent while the host is reachable. */
+  unreachable?: { since: number; reason: string };
   /** Where the pane runs, for "jump": a `run` pane's tty, host and pid; a tmux pane's session, window and pane;
    * an iTerm2 session's id. Absent when not known. */
   where?: PaneWhereView;
