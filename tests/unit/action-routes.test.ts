@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Auth } from '../../src/web/auth.js';
 import { buildApp } from '../../src/web/build-app.js';
 import { PaneActions } from '../../src/daemon/pane-actions.js';
+import { taskPanes } from '../../src/daemon/task-panes.js';
 import type { ActionView, PaneView, WsMessage } from '../../src/web/api-types.js';
 import { makeWebDir, TOKEN } from '../helpers/web-fake-api.js';
 import { OSC133, testRegistry } from '../helpers/web-registry.js';
@@ -183,6 +184,11 @@ describe('pane action routes', () => {
     expect((await get('?limit=abc')).statusCode).toBe(400);
     expect((await s.app.fastify.inject({ method: 'GET', url: '/api/panes/nope/actions', headers: AUTH })).statusCode).toBe(404);
     expect((await s.app.fastify.inject({ method: 'POST', url: '/api/panes/nope/ack', headers: AUTH })).statusCode).toBe(404);
+    // A jump (the focus route's) types nothing and is kept the same way.
+    const actions = s.r.registry.actions as PaneActions;
+    expect(actions.note('p1', 'focus', { origin: 'top', from: '127.0.0.1' }, 'tmux: selected work:0.1')).toMatchObject({ kind: 'focus', keys: '', detail: 'tmux: selected work:0.1' });
+    expect(actions.note('nope', 'focus', { origin: 'top', from: '127.0.0.1' }, '')).toBeNull();
+    expect(((await get('?limit=1')).json() as ActionView[])[0]).toMatchObject({ kind: 'focus', origin: 'top' });
   });
 
   it('GET /api/panes/:id/screen carries the revision the text belongs to', async () => {
@@ -198,7 +204,11 @@ describe('pane action routes', () => {
     s.r.registry.open({ id: 'p1', name: 'sh', attach: 'run', command: 'bash', cols: 80, rows: 24, agent: 'shell' });
     const feed: WsMessage[] = [];
     s.r.registry.subscribe((m) => void feed.push(m));
-    (s.r.registry.actions as PaneActions).taskTyped('p1', 'deploy with token ghp_abcdefghijklmnopqrstuvwxyz0123456789\r');
+    // The daemon's wiring: what a task types goes through taskPanes to the pane's source, then into history.
+    const actions = s.r.registry.actions as PaneActions;
+    const panes = taskPanes(s.r.registry, 0.01, (id, text) => actions.taskTyped(id, text));
+    expect(await panes.type('p1', 'deploy with token ghp_abcdefghijklmnopqrstuvwxyz0123456789', true)).toBe(true);
+    expect(s.typed.map((t) => t.text)).toEqual(['deploy with token ghp_abcdefghijklmnopqrstuvwxyz0123456789', '\r']);
     const [a] = s.r.store.actions('p1', 10);
     expect(a).toMatchObject({ kind: 'keys', origin: 'task', from: '', rev: null });
     expect(a!.keys).toMatch(/^deploy with token .* Enter$/);
