@@ -32,7 +32,7 @@ examples:
   termsupervisor daemon --port 0 --db /tmp/ts.sqlite`;
 
 export async function daemonCommand(argv: string[]): Promise<number> {
-  const a = parseArgs(argv, { values: ['port', 'host', 'db', 'config', 'tmux-socket'], lists: ['peer', 'peer-token-file'], flags: ['help', 'tmux', 'no-tmux'] });
+  const a = parseArgs(argv, { values: ['port', 'host', 'db', 'config', 'tmux-socket', 'peer', 'peer-token-file'], multiple: ['peer', 'peer-token-file'], flags: ['help', 'tmux', 'no-tmux'] });
   if (a.options.has('help')) return void process.stdout.write(DAEMON_USAGE + '\n'), 0;
   if (a.positional.length || a.rest.length) throw new UsageError(`daemon takes no arguments\n\n${DAEMON_USAGE}`);
   const cfg = configFor(a.options.get('config'));

@@ -100,14 +100,14 @@ export class PaneActions implements PaneActionApi {
   /** The person has seen the pane (DONE/FAILED/WAITING → IDLE), kept as an action `ack`. */
   ack(id: string, client: ActionClient): PaneView | null {
     const view = this.opts.registry.ack(id, client.origin);
-    if (view?.alive) this.record({ paneId: id, at: this.now(), kind: 'ack', origin: client.origin, from: client.from, keys: '', detail: '', rev: view.rev });
+    if (view?.alive) this.record({ paneId: id, at: this.now(), kind: 'ack', origin: client.origin, from: client.from, keys: '', detail: '', rev: null });
     return view;
   }
 
   note(id: string, kind: 'focus', client: ActionClient, detail: string): ActionView | null {
     const view = this.opts.registry.pane(id);
     if (!view) return null;
-    return this.record({ paneId: id, at: this.now(), kind, origin: client.origin, from: client.from, keys: '', detail, rev: view.rev });
+    return this.record({ paneId: id, at: this.now(), kind, origin: client.origin, from: client.from, keys: '', detail, rev: null });
   }
 
   list(id: string, limit: number): ActionView[] | null {

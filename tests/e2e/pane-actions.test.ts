@@ -96,6 +96,7 @@ describe('pane actions through the daemon', () => {
 
     const history = await s.dm.get<ActionView[]>(`/api/panes/${s.id}/actions`);
     expect(history.map((a) => [a.kind, a.origin, a.keys])).toEqual([['answer', 'dashboard', '↓ Enter']]);
+    expect(history[0]!.from).toMatch(/127\.0\.0\.1/);
     await waitFor('the action on the feed', () => s.feed.messages.some((m) => m.type === 'action' && (m['action'] as ActionView).kind === 'answer'), s.diag);
   }, 60_000);
 

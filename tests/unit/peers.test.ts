@@ -57,7 +57,7 @@ describe('config peers and --peer', () => {
 
   it('names a peer after its URL host unless named; pairs --peer with --peer-token-file in order; refuses clashes', () => {
     const cfg: PeerConfig[] = [{ name: '', url: 'http://devbox:7878/', token_file: '~/a', allow_typing: false }];
-    const a = parseArgs(['--peer', 'mac=http://127.0.0.1:7879', '--peer-token-file', '/b', '--peer', 'http://127.0.0.1:7880', '--peer-token-file', '/c'], { values: [], flags: [], lists: ['peer', 'peer-token-file'] });
+    const a = parseArgs(['--peer', 'mac=http://127.0.0.1:7879', '--peer-token-file', '/b', '--peer', 'http://127.0.0.1:7880', '--peer-token-file', '/c'], { values: ['peer', 'peer-token-file'], flags: [], multiple: ['peer', 'peer-token-file'] });
     expect(resolvePeers(cfg, { peers: a.lists.get('peer')!, tokenFiles: a.lists.get('peer-token-file')! })).toEqual([
       { name: 'devbox', url: 'http://devbox:7878', tokenFile: join(homedir(), 'a'), allowTyping: false },
       { name: 'mac', url: 'http://127.0.0.1:7879', tokenFile: '/b', allowTyping: false },
