@@ -2,7 +2,8 @@
 // every key with its default and its meaning, the meaning being the `//` comment written above the key. A key without one is an error (tests/unit/config-doc.test.ts fails), so
 // a new key cannot ship undocumented. The one exception: a key repeated under sibling objects (each agent's
 // `detection` rule, the same pattern list for several agents) may be described once, at its first occurrence.
-import { parseJsonc } from './jsonc.js';
+import { visit } from 'jsonc-parser';
+import { JSONC_OPTIONS, parseJsonc } from './jsonc.js';
 import { configSchema, type JsonSchema } from './config-schema.js';
 
 export interface DocEntry {
@@ -19,55 +20,34 @@ export class UndocumentedKeys extends Error {
   }
 }
 
-/** Every key of the JSONC text in order (objects too), with the comment block directly above it. */
+/** Every key of the JSONC text in order (objects too), with the comment block directly above it (jsonc-parser's
+ * visitor: a block is consecutive comment lines, and it belongs to a key on the next line only). */
 export function commentedKeys(text: string): DocEntry[] {
   const root = parseJsonc(text, 'config') as Record<string, unknown>;
   const out: DocEntry[] = [];
-  const stack: Array<{ kind: 'object' | 'array'; path: string }> = [];
-  let comment: string[] = [];
-  let lastKey = '';
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (c === '/' && text[i + 1] === '/') {
-      const end = text.indexOf('\n', i);
-      comment.push(text.slice(i + 2, end < 0 ? text.length : end).trim());
-      i = end < 0 ? text.length : end;
-    } else if (c === '"') {
-      const end = stringEnd(text, i);
-      const top = stack[stack.length - 1];
-      const after = text.slice(end + 1).match(/^\s*:/);
-      if (top?.kind === 'object' && after) {
-        lastKey = top.path ? `${top.path}.${JSON.parse(text.slice(i, end + 1)) as string}` : (JSON.parse(text.slice(i, end + 1)) as string);
-        out.push({ path: lastKey, comment: comment.join(' ').trim(), value: valueAt(root, lastKey) });
-      }
-      comment = [];
-      i = end + 1;
-    } else if (c === '{' || c === '[') {
-      // The root object has no key; nested containers belong to the key just read.
-      stack.push({ kind: c === '{' ? 'object' : 'array', path: stack.length === 0 ? '' : lastKey });
-      comment = []; // what preceded the brace (the file's header) describes no key inside
-      i++;
-    } else if (c === '}' || c === ']') {
-      stack.pop();
-      comment = [];
-      i++;
-    } else if (c === '\n' && /^\n[ \t]*\n/.test(text.slice(i, i + 200))) {
-      comment = []; // a blank line ends a comment block: it belongs to nothing below
-      i++;
-    } else {
-      i++;
-    }
-  }
+  let block: { last: number; lines: string[] } | null = null;
+  visit(
+    text,
+    {
+      onComment(offset, length, startLine) {
+        const raw = text.slice(offset, offset + length);
+        const last = startLine + (raw.match(/\n/g)?.length ?? 0);
+        const body = raw.startsWith('//') ? raw.slice(2).trim() : raw.slice(2, -2).split('\n').map((l) => l.replace(/^\s*\*?\s?/, '').trim()).join(' ').trim();
+        if (block && startLine <= block.last + 1) {
+          block.lines.push(body);
+          block.last = last;
+        } else block = { last, lines: [body] };
+      },
+      onObjectProperty(property, _offset, _length, startLine, _character, pathSupplier) {
+        const path = [...pathSupplier().filter((k) => typeof k === 'string'), property].join('.');
+        const comment = block && block.last >= startLine - 1 ? block.lines.join(' ').trim() : '';
+        out.push({ path, comment, value: valueAt(root, path) });
+        block = null;
+      },
+    },
+    JSONC_OPTIONS,
+  );
   return out;
-}
-
-function stringEnd(text: string, start: number): number {
-  for (let i = start + 1; i < text.length; i++) {
-    if (text[i] === '\\') i++;
-    else if (text[i] === '"') return i;
-  }
-  return text.length;
 }
 
 function valueAt(root: Record<string, unknown>, path: string): unknown {
