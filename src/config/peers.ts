@@ -3,13 +3,14 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-/** One entry of config `peers` (checked by config.ts: keys, types, url and token_file set, a usable name). */
+/** One entry of config `peers`, as the schema checked it (keys, types, url and token_file set, a usable name). */
 export interface PeerConfig {
-  /** '' (the default): the URL's host. */
-  name: string;
+  /** Absent or '': the URL's host. */
+  name?: string;
   url: string;
   token_file: string;
-  allow_typing: boolean;
+  /** Absent: false. */
+  allow_typing?: boolean;
 }
 
 /** A peer as the daemon uses it. */
@@ -61,13 +62,18 @@ export function parsePeerArg(arg: string): { name?: string; url: string } {
 
 /**
  * Config peers first, then `--peer` ones (each paired, in order, with a `--peer-token-file`). Throws an Error whose
- * message says what to fix: a URL without its token file, two peers with one name.
+ * message says what to fix: a URL that is none or holds credentials, a URL without its token file, two peers with
+ * one name.
  */
 export function resolvePeers(config: PeerConfig[], cli: { peers: string[]; tokenFiles: string[] }): PeerSpec[] {
   if (cli.peers.length !== cli.tokenFiles.length) {
     throw new Error(`each --peer needs its --peer-token-file (in the same order): got ${cli.peers.length} --peer and ${cli.tokenFiles.length} --peer-token-file`);
   }
-  const out: PeerSpec[] = config.map((p) => ({ name: p.name || defaultName(p.url), url: trimSlash(p.url), tokenFile: expandHome(p.token_file), allowTyping: p.allow_typing }));
+  const out: PeerSpec[] = config.map((p, i) => {
+    const why = urlProblem(p.url);
+    if (why) throw new Error(`config peers[${i}].url: ${why}`);
+    return { name: p.name || defaultName(p.url), url: trimSlash(p.url), tokenFile: expandHome(p.token_file), allowTyping: p.allow_typing ?? false };
+  });
   cli.peers.forEach((arg, i) => {
     const { name, url } = parsePeerArg(arg);
     const why = urlProblem(url);

@@ -46,13 +46,15 @@ describe('config peers and --peer', () => {
     const ok = loadConfig({ path: userConfig([{ name: 'mac', url: 'http://127.0.0.1:7879', token_file: '/t', allow_typing: true }]) });
     expect(ok.peers).toEqual([{ name: 'mac', url: 'http://127.0.0.1:7879', token_file: '/t', allow_typing: true }]);
     expect(loadConfig().peers).toEqual([]);
-    expect(problems({ url: 'x' })).toEqual(['peers: expected a list, got object {"url":"x"}']);
+    expect(problems({ url: 'x' })).toEqual(['peers: expected a list of objects, got object {"url":"x"}']);
     expect(problems([{ url: 'http://h:1', token_file: '/t', typing: true }])).toEqual(['peers[0].typing: unknown key (known: name, url, token_file, allow_typing)']);
     expect(problems([{ url: 'http://h:1' }])).toEqual(['peers[0].token_file: must be set']);
-    expect(problems([{ url: 'http://me:secret@h:1', token_file: '/t' }])[0]).toMatch(/^peers\[0\]\.url: a URL with a user or password is refused/);
-    expect(problems([{ url: 'ftp://h', token_file: '/t' }])).toEqual(['peers[0].url: expected http:// or https://, got ftp:']);
-    expect(problems([{ name: 'a:b', url: 'http://h:1', token_file: '/t' }])).toEqual(['peers[0].name: "a:b" is not a host name (letters, digits, . _ -)']);
+    expect(problems([{ url: 'http://h:1', token_file: '' }])).toEqual(['peers[0].token_file: must be set']);
+    expect(problems([{ name: 'a:b', url: 'http://h:1', token_file: '/t' }])).toEqual(['peers[0].name: "a:b" is not a usable name (letters, digits, ".", "_", "-")']);
     expect(problems([{ url: 'http://h:1', token_file: '/t', allow_typing: 'yes' }])).toEqual(['peers[0].allow_typing: expected a boolean, got string "yes"']);
+    // The URL itself is checked when the daemon starts, with the entry named.
+    expect(() => resolvePeers([{ url: 'http://me:secret@h:1', token_file: '/t' }], { peers: [], tokenFiles: [] })).toThrow(/^config peers\[0\]\.url: a URL with a user or password is refused/);
+    expect(() => resolvePeers([{ url: 'ftp://h', token_file: '/t' }], { peers: [], tokenFiles: [] })).toThrow('config peers[0].url: expected http:// or https://, got ftp:');
   });
 
   it('names a peer after its URL host unless named; pairs --peer with --peer-token-file in order; refuses clashes', () => {
