@@ -95,6 +95,18 @@ describe.skipIf(BROWSER_MISSING)('dashboard actions (stand-in daemon)', () => {
     expect(daemon.actions.requests.map((r) => r.body)).toEqual([{ option: '1', rev: 7 }, { option: '2', rev: 9 }]);
   });
 
+  it('answered elsewhere meanwhile: the 409 shows the pane running and says so; nothing typed', async () => {
+    daemon.pane(waiting('w'), true);
+    await load();
+    await card('w').locator('.answer[data-option="1"]').waitFor();
+    daemon.panes.set('w', { ...waiting('w'), state: 'RUNNING', needsYou: false, rev: 8, question: null });
+    await card('w').locator('.answer[data-option="1"]').click();
+    await card('w').locator('.state', { hasText: 'RUNNING' }).waitFor();
+    expect(await card('w').locator('.said').innerText()).toBe('the pane changed — look again');
+    expect(await card('w').locator('.answer').count()).toBe(0);
+    expect(daemon.actions.history.get('w') ?? []).toEqual([]);
+  });
+
   it('Esc denies; the detail view answers too, and without the token says read-only', async () => {
     daemon.pane(waiting('w'), true);
     await load();

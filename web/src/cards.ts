@@ -128,8 +128,12 @@ export function updateCard(c: Card, p: PaneView, now: number, task: TaskStatus |
   if (c.last.get('question') !== qk) {
     c.last.set('question', qk);
     renderQuestion(c.parts.answers, p, (choice) => c.onPick?.(choice));
-    if (!qk) c.parts.said.textContent = ''; // the question is gone: what was said about it is old news
   }
+  // What became of a click is old news once the pane moves on ("sent 2"), or asks anew. A refusal ("the pane
+  // changed — look again") stays until then even if the fresh pane no longer waits: the person must see it.
+  const said = c.parts.said;
+  const moved = c.pane.state !== p.state;
+  if (said.textContent && ((moved && !said.classList.contains('warn')) || (moved && waiting))) said.textContent = '';
   c.pane = p;
   const busy = p.state === 'RUNNING' || p.state === 'LONG_RUNNING';
   attr(c, 'title', busy ? `this turn began at ${clock(p.startedAt)}` : `in ${p.state} since ${clock(p.since)}`, c.parts.age);
