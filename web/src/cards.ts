@@ -62,14 +62,15 @@ export function createCard(p: PaneView, hooks: CardHooks, task: TaskStatus | nul
   const exit = el('p', 'exit-unknown');
   // The pane's own screen, analysis or state code threw: caught, the pane is still watched, its verdicts may lag.
   const fault = el('p', 'analysis-error');
-  // WAITING_APPROVAL: the question in words, its options as buttons, and what became of the click
+  // WAITING_APPROVAL: the question in words (under the name), its options as buttons under the live edge they
+  // answer, and what became of the click
   const asksLine = el('p', 'asks');
   const answers = el('div', 'answers');
   answers.setAttribute('role', 'group');
   const said = el('p', 'said');
   said.setAttribute('role', 'status');
 
-  li.append(top, h, asksLine, answers, said, meta, edge, exit, fault);
+  li.append(top, h, asksLine, meta, edge, answers, said, exit, fault);
   const card: Card = { li, open, parts: { icon, state, task: taskTag, age, asks: asksLine, answers, said, program, attach, command, edge, exit, fault }, last: new Map(), pane: p };
   const say = (text: string, warn: boolean) => {
     said.textContent = text;
