@@ -78,6 +78,10 @@ export class PaneMonitor {
   private syncSince: number | null = null;
   private readonly titleKind = new TitleKind();
   private stopped = false;
+  /** The screen's revision (PaneView.rev): grows when a read finds the folded screen changed, and when keys are
+   * typed for a person (the screen they answered is spent). */
+  private revision = 0;
+  private revHash = '';
   exited: { t: number; code: number | null } | null = null;
 
   constructor(private readonly opts: PaneMonitorOptions) {
@@ -237,6 +241,23 @@ export class PaneMonitor {
     });
   }
 
+  /** The screen's revision as of the last read. */
+  get rev(): number {
+    return this.revision;
+  }
+
+  /** The revision once output parsed since the last read is read too (an action compares against it). */
+  freshRev(): number {
+    this.faults.guard('read', () => this.maybeTake(this.nowS(), true));
+    return this.revision;
+  }
+
+  /** Something made the screen the person saw stale without the screen showing it yet (keys typed for them, a
+   * new state): a click made on it must be refused. */
+  bumpRev(): void {
+    this.revision++;
+  }
+
   /** Take a snapshot now if the screen changed, then run the analyzer's timers. */
   tick(): void {
     // faults.guard inlined: a tick runs ten times a second of pane time, a closure each would be garbage.
@@ -352,6 +373,11 @@ export class PaneMonitor {
     this.syncSince = null;
     this.faults.stage = 'screen';
     const change = this.queue.take(t, this.screen.snapshot());
+    // A blink or an identical redraw folds to the same hash: only what a person would see as new moves the revision.
+    if (change.hash !== this.revHash) {
+      this.revHash = change.hash;
+      this.revision++;
+    }
     this.faults.stage = 'analysis';
     this.apply(this.analyzer.change(change));
     this.ticker.refresh();

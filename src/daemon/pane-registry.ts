@@ -6,7 +6,7 @@ import type { HistoryStore } from '../store/history-store.js';
 import type { Counters, PaneRecord, TransitionRecord, TurnRecord } from '../store/records.js';
 import type { Transition } from '../state/pane-machine.js';
 import type { HistoryHealth, MachineState, PaneView, StatsView, TransitionView, WsMessage } from '../web/api-types.js';
-import type { DaemonApi, HookReply, LinkKind, TaskApi } from '../web/daemon-api.js';
+import type { DaemonApi, HookReply, LinkKind, PaneActionApi, TaskApi } from '../web/daemon-api.js';
 import type { HookBody } from '../hooks/hook-body.js';
 import { matchHookPane } from '../hooks/match-hook.js';
 import type { NotifyEvent, NotifyKind } from '../notify/types.js';
@@ -55,6 +55,8 @@ export class PaneRegistry implements DaemonApi {
   readonly version: string;
   /** Supervised tasks, when the daemon runs them (it sets this once its TaskManager exists). */
   tasks?: TaskApi;
+  /** Answer, reply, interrupt and their history (the daemon sets it: src/daemon/pane-actions.ts). */
+  actions?: PaneActionApi;
   private readonly live = new Map<string, LivePane>();
   /** One child logger per live pane (pane id, name and program on every line). */
   private readonly logs = new Map<string, Logger>();

@@ -1,6 +1,6 @@
 // The JSON the daemon serves (REST and /ws). Shared by the server and the dashboard (web/src), so both sides
 // agree at compile time. Times are epoch milliseconds.
-import type { AttachKind, Counters, SignalSource, TransitionRecord, TurnRecord } from '../store/records.js';
+import type { ActionKind, ActionOrigin, AttachKind, Counters, SignalSource, TransitionRecord, TurnRecord } from '../store/records.js';
 import type { MachineState, Tier } from '../analysis/types.js';
 import type { IterationRecord, TaskEvent, TaskRecord } from '../tasks/task-types.js';
 import type { HistoryHealth } from '../store/store-health.js';
@@ -54,10 +54,10 @@ export interface PaneView {
   analysisError: AnalysisErrorView | null;
   /** The screen's revision: it grows every time the pane's live edge changes. An action carries the revision the
    * person acted on; the daemon refuses it (409) when the pane has changed since (issue 15). */
-  rev?: number;
+  rev: number;
   /** WAITING_APPROVAL with choices read from its live edge (a numbered menu, [y/N], (yes/no), a `#?` menu, "Press
    * Enter"); null otherwise. */
-  question?: QuestionView | null;
+  question: QuestionView | null;
   /** Where the pane runs, for "jump": a `run` pane's tty, host and pid; a tmux pane's session, window and pane;
    * an iTerm2 session's id. Absent when not known. */
   where?: PaneWhereView;
@@ -93,9 +93,8 @@ export interface PaneWhereView {
   sessionId?: string;
 }
 
-/** Who asked for keys to be typed into a pane (or for an ack or a jump). */
-export type ActionOrigin = 'dashboard' | 'cli' | 'top' | 'task' | 'api';
-export type ActionKind = 'answer' | 'reply' | 'interrupt' | 'ack' | 'focus' | 'keys';
+/** Who asked for keys to be typed into a pane (or for an ack or a jump), and what it was (src/store/records.ts). */
+export type { ActionOrigin, ActionKind };
 
 /** One thing a person (or a task) did to a pane, as history keeps it: GET /api/panes/:id/actions, ws `action`. */
 export interface ActionView {

@@ -1,7 +1,7 @@
 // What the web layer needs from the daemon: read views, the person's ack, a live feed, and the doors through
 // which panes and bridges connect. The daemon implements it; the web layer never reaches past it.
 import type { WebSocket } from 'ws';
-import type { HistoryHealth, PaneView, StatsView, TaskDetailView, TaskView, TransitionView, TurnView, WsMessage } from './api-types.js';
+import type { ActionOrigin, ActionResult, ActionView, AnswerRequest, HistoryHealth, InterruptRequest, PaneView, ReplyRequest, StatsView, TaskDetailView, TaskView, TransitionView, TurnView, WsMessage } from './api-types.js';
 import type { HookBody } from '../hooks/hook-body.js';
 
 /** What became of one agent hook event: the pane it was delivered to, or none (counted as `hook.unmatched`). */
@@ -33,6 +33,28 @@ export interface DaemonApi {
   hook?(body: HookBody): HookReply;
   /** Supervised tasks (docs/tasks.md). Absent: this daemon runs none (501). */
   tasks?: TaskApi;
+  /** Answer, reply, interrupt, ack with history (src/daemon/pane-actions.ts). Absent: this daemon types nothing
+   * (501; ack still works, unrecorded). */
+  actions?: PaneActionApi;
+}
+
+/** Who asks for an action: the client's own name (header x-termsupervisor-client) and its address. */
+export interface ActionClient {
+  origin: ActionOrigin;
+  from: string;
+}
+
+/** An action done (200), or refused with the status and the pane as it is now (null for an unknown pane). */
+export type ActionOutcome = { ok: true; result: ActionResult } | { ok: false; status: 400 | 404 | 409 | 503; error: string; pane: PaneView | null };
+
+/** What /api/panes/:id/{answer,reply,interrupt,ack,actions} ask of the daemon (bodies already validated). */
+export interface PaneActionApi {
+  answer(id: string, body: AnswerRequest, client: ActionClient): Promise<ActionOutcome>;
+  reply(id: string, body: ReplyRequest, client: ActionClient): Promise<ActionOutcome>;
+  interrupt(id: string, body: InterruptRequest, client: ActionClient): Promise<ActionOutcome>;
+  ack(id: string, client: ActionClient): PaneView | null;
+  /** Newest first; null for an unknown pane. */
+  list(id: string, limit: number): ActionView[] | null;
 }
 
 /** What /api/tasks asks of the daemon; refusals are thrown (TaskSpecError, TaskNotFoundError, TaskConflictError). */

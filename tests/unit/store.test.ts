@@ -204,20 +204,20 @@ describe('retention', () => {
 
   it('deletes old transitions, old finished turns and panes closed before the cutoff, with their history', () => {
     const s = seeded(30);
-    expect(s.prune()).toEqual({ transitions: 4, turns: 5, panes: 1 });
+    expect(s.prune()).toEqual({ transitions: 4, actions: 0, turns: 5, panes: 1 });
     expect(s.panes().map((p) => p.id).sort()).toEqual(['closed-recent', 'open']);
     expect(s.transitions('open').map((t) => t.at)).toEqual([recent]);
     expect(s.turns('open').map((t) => t.start)).toEqual([recent, old - 500]);
     expect(s.transitions('closed-old')).toEqual([]);
     expect(s.turns('closed-old')).toEqual([]);
-    expect(s.prune()).toEqual({ transitions: 0, turns: 0, panes: 0 });
+    expect(s.prune()).toEqual({ transitions: 0, actions: 0, turns: 0, panes: 0 });
     // an explicit now moves the cutoff
     expect(s.prune(now + 30 * DAY_MS)!.panes).toBe(1);
   });
 
   it('keeps everything when retentionDays is 0', () => {
     const s = seeded(0);
-    expect(s.prune(now * 10)).toEqual({ transitions: 0, turns: 0, panes: 0 });
+    expect(s.prune(now * 10)).toEqual({ transitions: 0, actions: 0, turns: 0, panes: 0 });
     expect(s.panes()).toHaveLength(3);
   });
 });
