@@ -162,7 +162,8 @@ export class LivePane {
     const f = this.monitor.faults.summary();
     const error = f && { at: this.wall(f.t), stage: f.stage, step: f.step, program: f.program, message: f.message, count: f.count };
     // A believed OSC 133/633 mark: the shell reports its own commands (Tier 1), `doctor` tells the person.
-    const live = { rev: this.monitor.rev, question: this.question() };
+    const keys = this.cfg.actions.keys;
+    const live = { rev: this.monitor.rev, question: this.question(), interruptKeys: (keys[this.record.program] ?? keys['default'])?.interrupt };
     return paneView({ ...this.record, ...this.shown }, edge, true, this.monitor.analyzer.shellIntegration, error, live);
   }
 
@@ -269,7 +270,7 @@ export function paneView(
   alive: boolean,
   shellIntegration = false,
   analysisError: AnalysisErrorView | null = null,
-  live: { rev: number; question: QuestionView | null } = { rev: 0, question: null },
+  live: { rev: number; question: QuestionView | null; interruptKeys?: string | undefined } = { rev: 0, question: null },
 ): PaneView {
   return {
     id: r.id,
@@ -295,6 +296,7 @@ export function paneView(
     analysisError: alive ? analysisError : null,
     rev: live.rev,
     question: alive ? live.question : null,
+    ...(alive && live.interruptKeys ? { interruptKeys: live.interruptKeys } : {}),
   };
 }
 

@@ -58,6 +58,9 @@ export interface PaneView {
   /** WAITING_APPROVAL with choices read from its live edge (a numbered menu, [y/N], (yes/no), a `#?` menu, "Press
    * Enter"); null otherwise. */
   question: QuestionView | null;
+  /** The keys an interrupt types into this pane, printable ("Esc" for most agents, "Ctrl-C" for shells; config
+   * `actions.keys`), so a client can say what it will send before it does. Absent when closed. */
+  interruptKeys?: string;
   /** Where the pane runs, for "jump": a `run` pane's tty, host and pid; a tmux pane's session, window and pane;
    * an iTerm2 session's id. Absent when not known. */
   where?: PaneWhereView;

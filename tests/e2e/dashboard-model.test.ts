@@ -53,21 +53,28 @@ describe('dashboard model', () => {
     expect(asks(paneView('w', { line: 'Continue? (yes/no)', question: null }))).toBe('asks: Continue? (yes/no)');
   });
 
-  it('what a pane takes: a reply when an agent is at rest, an interrupt (Esc for agents, Ctrl-C otherwise) while it works or waits', () => {
+  it('what a pane takes: a reply when a program other than a shell is at rest, an interrupt (Esc for agents, Ctrl-C otherwise) while it works or waits', () => {
     expect(canReply(paneView('a', { program: 'claude', state: 'DONE' }))).toBe(true);
     expect(canReply(paneView('a', { program: 'codex', state: 'IDLE' }))).toBe(true);
     expect(canReply(paneView('a', { program: 'claude', state: 'RUNNING' }))).toBe(false);
     expect(canReply(paneView('a', { program: 'shell', state: 'DONE' }))).toBe(false);
     expect(canReply(paneView('a', { program: 'claude', state: 'DONE', alive: false }))).toBe(false);
     expect(['RUNNING', 'LONG_RUNNING', 'WAITING_APPROVAL', 'DONE', 'IDLE', 'FAILED'].map((state) => canInterrupt(paneView('a', { state: state as 'IDLE' })))).toEqual([true, true, true, false, false, false]);
-    expect([interruptKeys('claude'), interruptKeys('gemini'), interruptKeys('shell'), interruptKeys('generic')]).toEqual(['Esc', 'Esc', 'Ctrl-C', 'Ctrl-C']);
+    // the daemon names the keys (config actions.keys); without it, agents Esc and the rest Ctrl-C
+    expect(interruptKeys(paneView('a', { program: 'aider', interruptKeys: 'Ctrl-C' }))).toBe('Ctrl-C');
+    expect(['claude', 'gemini', 'shell', 'generic'].map((program) => interruptKeys(paneView('a', { program })))).toEqual(['Esc', 'Esc', 'Ctrl-C', 'Ctrl-C']);
+    expect(canReply(paneView('a', { program: 'generic', state: 'IDLE' }))).toBe(true);
   });
 
   it("an action's answer older than what the feed already brought does not put the old screen back", () => {
-    expect(olderThan({ rev: 3, since: 10 }, { rev: 4, since: 10 })).toBe(true);
-    expect(olderThan({ rev: 4, since: 10 }, { rev: 4, since: 12 })).toBe(true);
-    expect(olderThan({ rev: 4, since: 12 }, { rev: 4, since: 12 })).toBe(false);
-    expect(olderThan({ rev: 5, since: 12 }, { rev: 4, since: 10 })).toBe(false);
+    const at = (rev: number, since: number, alive = true) => ({ rev, since, alive });
+    expect(olderThan(at(3, 10), at(4, 10))).toBe(true);
+    expect(olderThan(at(9, 10), at(4, 12))).toBe(true);
+    expect(olderThan(at(4, 12), at(4, 12))).toBe(false);
+    expect(olderThan(at(5, 12), at(4, 10))).toBe(false);
+    // a pane back with the same id starts its revisions again, at a later state time; a closed one is news
+    expect(olderThan(at(1, 20), at(40, 12))).toBe(false);
+    expect(olderThan(at(0, 12, false), at(40, 12))).toBe(false);
   });
 
   it('timeline: one segment per state run, the last until the end, stall marks split without changing state', () => {

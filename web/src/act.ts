@@ -6,9 +6,10 @@ import { api, isAuthError, isStale, READ_ONLY, STALE } from './api.js';
 import type { Choice } from './question.js';
 
 /** Whether snapshot `a` is older than `b` of the same pane: an action's answer can arrive after the feed already
- * pushed what the keys did, and must not put the old screen back. Revisions and state times only grow. */
-export function olderThan(a: Pick<PaneView, 'rev' | 'since'>, b: Pick<PaneView, 'rev' | 'since'>): boolean {
-  return (a.rev ?? 0) < (b.rev ?? 0) || a.since < b.since;
+ * pushed what the keys did, and must not put the old screen back. State times and, within a state, revisions only
+ * grow while the pane is open; a pane that closed (or came back) is news whatever its numbers. */
+export function olderThan(a: Pick<PaneView, 'rev' | 'since' | 'alive'>, b: Pick<PaneView, 'rev' | 'since' | 'alive'>): boolean {
+  return a.alive === b.alive && (a.since < b.since || (a.since === b.since && (a.rev ?? 0) < (b.rev ?? 0)));
 }
 
 /** Where an action's outcome is said (a card's or the detail view's status line). */

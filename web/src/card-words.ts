@@ -61,13 +61,10 @@ export function howLong(p: Pick<PaneView, 'state' | 'since' | 'startedAt' | 'ali
   }
 }
 
-/** Agents take Esc to stop; shells and other programs take Ctrl-C (the daemon picks the keys; this names them). */
-export function isAgent(program: string): boolean {
-  return program !== 'shell' && program !== 'generic';
-}
-
-export function interruptKeys(program: string): string {
-  return isAgent(program) ? 'Esc' : 'Ctrl-C';
+/** The keys an interrupt sends: the daemon says (PaneView.interruptKeys, from config `actions.keys`); a daemon
+ * from before issue 15 does not, and then agents take Esc, shells and other programs Ctrl-C. */
+export function interruptKeys(p: Pick<PaneView, 'program' | 'interruptKeys'>): string {
+  return p.interruptKeys ?? (p.program !== 'shell' && p.program !== 'generic' ? 'Esc' : 'Ctrl-C');
 }
 
 /** Interrupt: while the pane works or waits. */
@@ -75,7 +72,8 @@ export function canInterrupt(p: Pick<PaneView, 'state' | 'alive'>): boolean {
   return p.alive && (p.state === 'RUNNING' || p.state === 'LONG_RUNNING' || p.state === 'WAITING_APPROVAL');
 }
 
-/** Reply: an agent at rest takes a new prompt. */
+/** Reply: a program at rest takes a new prompt (an agent; any program that is not a shell, whose "prompt" would be a
+ * command line: that is a task's or a terminal's job). */
 export function canReply(p: Pick<PaneView, 'state' | 'alive' | 'program'>): boolean {
-  return p.alive && (p.state === 'DONE' || p.state === 'IDLE') && isAgent(p.program);
+  return p.alive && (p.state === 'DONE' || p.state === 'IDLE') && p.program !== 'shell';
 }

@@ -103,6 +103,7 @@ export function updateCard(c: Card, p: PaneView, now: number, task: TaskStatus |
   attr(c, 'data-stalled', String(p.stalled));
   attr(c, 'data-alive', String(p.alive));
   attr(c, 'data-needs', String(p.needsYou && p.alive));
+  attr(c, 'data-rev', String(p.rev ?? '')); // the screen revision an answer from this card carries
   text(c, 'icon', STATE_ICON[p.state]);
   text(c, 'state', p.state);
   if (c.last.get('name') !== p.name) {

@@ -59,7 +59,7 @@ export class DetailActs {
     }
     this.reply.hidden = !canReply(p);
     const interruptible = canInterrupt(p);
-    const keys = interruptKeys(p.program);
+    const keys = interruptKeys(p);
     this.interrupt.textContent = `Interrupt (${keys})`;
     this.interrupt.hidden = !interruptible || !this.confirm.hidden;
     if (!interruptible) this.dropConfirm(false);
