@@ -41,7 +41,7 @@ describe('dashboard model', () => {
     expect([1000, 40_000, 125_000, 4 * 3600_000, 3 * 86_400_000].map(ago)).toEqual(['just now', '40 s ago', '2 m ago', '4 h ago', '3 d ago']);
     const long = paneView('l', { state: 'LONG_RUNNING', since: now - 10_000, startedAt: now - 270_000 });
     expect(howLong(long, now)).toBe('running 4 m 30 s');
-    expect(howLong({ ...long, state: 'RUNNING', stalled: true }, now)).toBe('running 4 m 30 s');
+    expect(howLong(paneView('s', { state: 'RUNNING', stalled: true, since: now - 5000, startedAt: now - 270_000 }), now)).toBe('running 4 m 30 s');
     const done = paneView('d', { state: 'DONE', since: now - 125_000, tier: 1, rule: 'osc133.command_finished', line: 'exit 0: $ make' });
     expect(howLong(done, now)).toBe('finished 2 m ago · exit 0');
     expect(howLong({ ...done, state: 'FAILED', rule: 'run.command_failed', line: 'exit 127' }, now)).toBe('failed 2 m ago · exit 127');

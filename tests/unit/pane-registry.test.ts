@@ -127,6 +127,18 @@ describe('pane registry', () => {
     expect(reg.pane('p1')!.startedAt).toBe(run.transition.at);
   });
 
+  it("a pane says which keys an interrupt types into it (config actions.keys), so a client can say it before sending; a closed pane none", () => {
+    const r = registry();
+    const reg = r.registry;
+    reg.open(shellPane('sh'));
+    reg.open({ ...shellPane('cc'), name: 'claude', command: 'claude', agent: 'claude' });
+    expect(reg.pane('sh')!.interruptKeys).toBe(r.cfg.actions.keys['shell']!.interrupt);
+    expect(reg.pane('sh')!.interruptKeys).toBe('Ctrl-C');
+    expect(reg.pane('cc')!.interruptKeys).toBe('Esc');
+    reg.close('sh', 'test');
+    expect(reg.pane('sh')!.interruptKeys).toBeUndefined();
+  });
+
   it('unknown panes are null everywhere', () => {
     const { registry: reg } = registry();
     expect(reg.pane('nope')).toBeNull();
