@@ -2,7 +2,7 @@
 // settings parsing, reconnect backoff, durations.
 import { describe, expect, it } from 'vitest';
 import { comparePanes, urgency } from '../../web/src/order.js';
-import { ago, asks, canInterrupt, canReply, exitCodeOf, howLong, interruptKeys, spoken } from '../../web/src/card-words.js';
+import { ago, asks, canInterrupt, canReply, exitCodeOf, howLong, interruptKeys, spoken, whereText } from '../../web/src/card-words.js';
 import { olderThan } from '../../web/src/act.js';
 import { segments } from '../../web/src/timeline.js';
 import { groupCounters } from '../../web/src/stats-model.js';
@@ -64,6 +64,11 @@ describe('dashboard model', () => {
     expect(interruptKeys(paneView('a', { program: 'aider', interruptKeys: 'Ctrl-C' }))).toBe('Ctrl-C');
     expect(['claude', 'gemini', 'shell', 'generic'].map((program) => interruptKeys(paneView('a', { program })))).toEqual(['Esc', 'Esc', 'Ctrl-C', 'Ctrl-C']);
     expect(canReply(paneView('a', { program: 'generic', state: 'IDLE' }))).toBe(true);
+    // where it runs, as the detail view says it
+    expect(whereText({ host: 'devbox', tty: '/dev/pts/3', pid: 4242 })).toBe('devbox · /dev/pts/3 · pid 4242');
+    expect(whereText({ session: 'work', window: '2', pane: '%5' })).toBe('tmux work:2 %5');
+    expect(whereText({ sessionId: 'w0t1p0:ABC' })).toBe('iTerm2 session w0t1p0:ABC');
+    expect(whereText(undefined)).toBe('');
   });
 
   it("an action's answer older than what the feed already brought does not put the old screen back", () => {

@@ -61,6 +61,14 @@ export function howLong(p: Pick<PaneView, 'state' | 'since' | 'startedAt' | 'ali
   }
 }
 
+/** Where the pane runs, in words, for the detail view ("devbox · /dev/pts/3 · pid 4242", "tmux work:2 %5"). */
+export function whereText(w: PaneView['where']): string {
+  if (!w) return '';
+  if (w.session !== undefined || w.pane !== undefined) return `tmux ${w.session ?? '?'}:${w.window ?? '?'} ${w.pane ?? ''}`.trim();
+  if (w.sessionId) return `iTerm2 session ${w.sessionId}`;
+  return [w.host, w.tty, w.pid !== undefined ? `pid ${w.pid}` : ''].filter(Boolean).join(' · ');
+}
+
 /** The keys an interrupt sends: the daemon says (PaneView.interruptKeys, from config `actions.keys`); a daemon
  * from before issue 15 does not, and then agents take Esc, shells and other programs Ctrl-C. */
 export function interruptKeys(p: Pick<PaneView, 'program' | 'interruptKeys'>): string {

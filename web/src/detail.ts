@@ -6,6 +6,7 @@ import type { ActionView, PaneView, TransitionView, TurnView } from '../../src/w
 import type { PaneActs } from './act.js';
 import { ActionLog } from './action-log.js';
 import { api, isAuthError, READ_ONLY } from './api.js';
+import { whereText } from './card-words.js';
 import { DetailActs } from './detail-act.js';
 import { byId, el, table } from './dom.js';
 import { clock, duration, STATE_ICON, stateText, why } from './format.js';
@@ -135,7 +136,8 @@ export class Detail {
     this.title.textContent = p.name || p.id;
     this.badge.textContent = `${STATE_ICON[p.state]} ${stateText(p)}`;
     this.badge.dataset.state = p.state;
-    this.meta.textContent = `${p.program} · ${p.attach} · ${p.command} · ${p.cols}×${p.rows}`;
+    const where = whereText(p.where);
+    this.meta.textContent = `${p.program} · ${p.attach}${where ? ` (${where})` : ''} · ${p.command} · ${p.cols}×${p.rows}`;
     // the rule names live here, not on the cards
     this.why.textContent = `${why(p.tier, p.source)} · ${p.rule}${p.line ? ` — ${p.line}` : ''}`;
     this.ackBtn.disabled = !p.alive || !p.needsYou;
