@@ -7,7 +7,7 @@ import { oneOf, parseArgs } from '../cli/args.js';
 import { loadCorpus } from './corpus.js';
 import { compare, WARMUP_MIN_MS, type Side } from './measure.js';
 import { PeakMemory, peakRssMb } from './memory.js';
-import { humanTable, jsonFigures, ratio, round, TARGET_RATIO, type WorkloadResult } from './report.js';
+import { humanTable, jsonFigures, ratio, ratioVsFed, round, TARGET_RATIO, type WorkloadResult } from './report.js';
 import { runBare } from './run-bare.js';
 import { runPipeline } from './run-pipeline.js';
 import { syntheticSession } from './synthetic-session.js';
@@ -33,8 +33,10 @@ const DEFAULT_CORPUS_RUNS = 15;
 const SYNTHETIC_COLS = 120;
 const SYNTHETIC_ROWS = 40;
 
-const USAGE = `usage: npm run bench -- [--json] [--runs N] [--mb N] [--only synthetic|corpus|daemon|hostile|tmux|all] [--side both|pipeline|bare]
-  --side pipeline|bare  time one side only (for node --cpu-prof; no ratio is printed)
+const USAGE = `usage: npm run bench -- [--json] [--runs N] [--mb N] [--only synthetic|corpus|daemon|hostile|tmux|all] [--side both|pipeline|bare|fed]
+  --side pipeline|bare|fed  time one side only (for node --cpu-prof; no ratio is printed)
+  bare: xterm fed by its plain write() (the ratio's baseline); fed: xterm fed as a pane's screen feeds it (parsed at
+  once, 4 KB pieces), so "vs fed" is what the pipeline's own work costs
 ${DAEMON_USAGE}
 ${HOSTILE_USAGE}
 ${TMUX_USAGE}`;
@@ -48,7 +50,7 @@ async function main(argv: string[]): Promise<void> {
   const runsOf = (w: Workload) => (w.name === 'corpus' ? corpusRuns : runs);
   const minMb = positiveInt(a.options.get('mb'), DEFAULT_SYNTHETIC_MB, 'mb');
   const only = oneOf(a.options.get('only'), ['synthetic', 'corpus', 'daemon', 'hostile', 'tmux', 'all'] as const, 'only', 'all');
-  const sideChoice = oneOf(a.options.get('side'), ['both', 'pipeline', 'bare'] as const, 'side', 'both');
+  const sideChoice = oneOf(a.options.get('side'), ['both', 'pipeline', 'bare', 'fed'] as const, 'side', 'both');
   const progress = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
   if (only === 'tmux') {
     // Its own run (a tmux server and two daemons, about two minutes): not part of `all`.
@@ -69,7 +71,7 @@ async function main(argv: string[]): Promise<void> {
   if (only === 'corpus' || only === 'all') workloads.push(loadCorpus());
   const daemonOpts = only === 'daemon' || only === 'all' ? daemonOptions(a.options) : null;
 
-  const memory = { pipeline: new PeakMemory(), bare: new PeakMemory() };
+  const memory = { pipeline: new PeakMemory(), bare: new PeakMemory(), fed: new PeakMemory() };
   const results: WorkloadResult[] = [];
   for (const w of workloads) {
     let transitions = 0;
@@ -78,11 +80,12 @@ async function main(argv: string[]): Promise<void> {
     if (sideChoice !== 'bare') {
       sides.push({ name: 'pipeline', memory: memory.pipeline, warmUp: () => runPipeline(warm, cfg), run: async () => (transitions = await runPipeline(w, cfg)) });
     }
-    if (sideChoice !== 'pipeline') sides.push({ name: 'bare', memory: memory.bare, warmUp: () => runBare(warm), run: () => runBare(w) });
+    if (sideChoice === 'both' || sideChoice === 'bare') sides.push({ name: 'bare', memory: memory.bare, warmUp: () => runBare(warm), run: () => runBare(w) });
+    if (sideChoice === 'both' || sideChoice === 'fed') sides.push({ name: 'fed', memory: memory.fed, warmUp: () => runBare(warm, 'immediate'), run: () => runBare(w, 'immediate') });
     progress(`${w.name}: ${w.recordings.length} recording(s), ${(w.bytes / (1 << 20)).toFixed(1)} MiB, ${w.outputEvents} output events`);
     const { timings: t, warmUps } = await compare(sides, runsOf(w), (msg) => progress(`${w.name}: ${msg}`));
     const none = { ms: [], medianMs: NaN, bestMs: NaN };
-    results.push({ workload: w, pipeline: t.get('pipeline') ?? none, bare: t.get('bare') ?? none, transitions, warmUps: Object.fromEntries(warmUps) });
+    results.push({ workload: w, pipeline: t.get('pipeline') ?? none, bare: t.get('bare') ?? none, fed: t.get('fed') ?? none, transitions, warmUps: Object.fromEntries(warmUps) });
   }
 
   const daemon = daemonOpts ? await runDaemonBench(daemonOpts, progress) : null;
@@ -92,6 +95,7 @@ async function main(argv: string[]): Promise<void> {
   const out = process.stdout;
   if (results.length) {
     out.write(`termsupervisor bench: full pipeline (replayCast, default config) vs bare @xterm/headless on the same bytes\n`);
+    out.write(`(bare: fed by xterm's plain write(); fed: fed as a pane's screen feeds it, so "vs fed" is the pipeline's own cost)\n`);
     out.write(`median of ${results.map((r) => `${runsOf(r.workload)} (${r.workload.name})`).join(', ')} timed runs per side after ${WARMUP_MIN_MS / 1000} s of warm-up passes (first ${WARMUP_BYTES >> 20} MiB each); MB = MiB of UTF-8 output; node ${process.version}, ${cpus().length} CPU(s)\n\n`);
     out.write(humanTable(results) + '\n\n');
     out.write(`memory: peak RSS ${mem.peakRss.toFixed(0)} MB (whole process, includes the in-memory synthetic cast); `);
@@ -116,7 +120,8 @@ function summary(results: WorkloadResult[], runs: number, corpusRuns: number, me
   return {
     // The headline figures (synthetic stream) under the names asked for, then everything per workload.
     ...(synthetic && { pipeline_ratio: round(ratio(synthetic), 3), pipeline_mb_s: jsonFigures(synthetic, '')['pipeline_mb_s'], bare_mb_s: jsonFigures(synthetic, '')['bare_mb_s'] }),
-    ...(corpus && { corpus_ratio: round(ratio(corpus), 3) }),
+    ...(synthetic && { pipeline_ratio_vs_fed: round(ratioVsFed(synthetic), 3) }),
+    ...(corpus && { corpus_ratio: round(ratio(corpus), 3), corpus_ratio_vs_fed: round(ratioVsFed(corpus), 3) }),
     target_ratio: TARGET_RATIO,
     meets_target: results.every((r) => ratio(r) >= TARGET_RATIO),
     ...(synthetic && jsonFigures(synthetic, 'synthetic_')),

@@ -13,8 +13,11 @@ import { collectGarbage, PeakMemory } from './memory.js';
  */
 export const WARMUP_MIN_MS = 2000;
 
+/** pipeline; bare: xterm fed by plain write(); fed: xterm fed as a pane's screen feeds it (run-bare.ts). */
+export type SideName = 'pipeline' | 'bare' | 'fed';
+
 export interface Side {
-  name: 'pipeline' | 'bare';
+  name: SideName;
   run: () => Promise<unknown>;
   warmUp: () => Promise<unknown>;
   memory: PeakMemory;

