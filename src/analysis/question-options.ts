@@ -23,6 +23,8 @@ export interface QuestionInput {
   rows: readonly string[];
   /** The cursor's row up to the cursor: a line-mode question ends there. */
   cursorLine: string;
+  /** The pane's width: an option row that reaches its edge goes on below (a wrapped label). */
+  cols: number;
 }
 
 /** Longest question text or label kept (characters): a button, not a paragraph. */
@@ -33,6 +35,9 @@ const MAX_OPTION_ROWS = 3;
 const QUESTION_ROWS_ABOVE = 6;
 /** A digit picks options 1-9 only; a longer menu is answered with arrows. */
 const MAX_DIGIT_OPTION = 9;
+/** An option row ending within this many columns of the pane's edge was wrapped (a word that did not fit went
+ * below); a shorter one is followed by a description, which is not part of the label. */
+const WRAP_SLACK = 24;
 /** Box-drawing borders and blanks around a dialog's row. */
 const BORDERS = /^[\s│┃|╭╮╰╯]+|[\s│┃|╭╮╰╯]+$/g;
 
@@ -43,7 +48,7 @@ export function readQuestion(input: QuestionInput, pat: QuestionPatterns, action
   const last = lastNonBlank(input.rows);
   return (
     lineQuestion(cursor, pat) ??
-    numberedMenu(input.rows, cursor, pat, style) ??
+    numberedMenu(input.rows, cursor, input.cols, pat, style) ??
     buttonRow(input.rows, pat) ??
     (last === cursor ? null : lineQuestion(last, pat))
   );
@@ -94,8 +99,8 @@ interface MenuRow {
 
 /** The lowest numbered menu on the edge, options 1..n in order: picked by the program's keys. A menu with no
  * selection marker is a question only with its own prompt at the cursor (bash `select`'s "#?"), else it is a list. */
-function numberedMenu(rows: readonly string[], cursor: string, pat: QuestionPatterns, style: MenuKeys): Question | null {
-  const found = menuRows(rows, pat);
+function numberedMenu(rows: readonly string[], cursor: string, cols: number, pat: QuestionPatterns, style: MenuKeys): Question | null {
+  const found = menuRows(rows, cols, pat);
   if (!found) return null;
   const selected = found.find((o) => o.selected);
   const prompted = pat.menu_prompt.test(cursor);
@@ -107,8 +112,9 @@ function numberedMenu(rows: readonly string[], cursor: string, pat: QuestionPatt
   return { text, options };
 }
 
-/** Walks up from the lowest option row to option 1; null unless the numbers run 1..n. */
-function menuRows(rows: readonly string[], pat: QuestionPatterns): MenuRow[] | null {
+/** Walks up from the lowest option row to option 1; null unless the numbers run 1..n. Rows between two options
+ * (a rule, a blank, a description, a wrapped label) may be at most MAX_OPTION_ROWS. */
+function menuRows(rows: readonly string[], cols: number, pat: QuestionPatterns): MenuRow[] | null {
   let i = rows.length - 1;
   let m: RegExpExecArray | null = null;
   for (; i >= 0; i--) if ((m = pat.numbered_option.exec(rows[i]!))) break;
@@ -121,16 +127,18 @@ function menuRows(rows: readonly string[], pat: QuestionPatterns): MenuRow[] | n
     const o = pat.numbered_option.exec(row);
     const expected = out.length ? out[0]!.n - 1 : Number(o?.[2]);
     if (o && Number(o[2]) === expected) {
-      const label = [o[3]!, ...extra].join(' ');
+      const wrapped = row.replace(/[\s│┃|]+$/, '').length >= cols - WRAP_SLACK;
+      const label = wrapped ? [o[3]!, ...extra].join(' ') : o[3]!;
       out.unshift({ row: i, n: expected, selected: Boolean(o[1]), label });
       extra = [];
       gap = 0;
       if (expected === 1) break;
       continue;
     }
-    if (pat.menu_break.test(row) || ++gap > MAX_OPTION_ROWS) return null;
-    // A continuation row of the option above it (read bottom-up, so it is joined once that option is found).
-    extra.unshift(clean(row));
+    if (++gap > MAX_OPTION_ROWS) return null;
+    // A row below an option: the rest of its label if it was wrapped (joined once that option is found).
+    if (pat.menu_break.test(row)) extra = [];
+    else extra.unshift(clean(row));
   }
   return out.length >= 2 && out[0]!.n === 1 ? out : null;
 }

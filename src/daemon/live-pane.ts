@@ -163,7 +163,7 @@ export class LivePane {
     const error = f && { at: this.wall(f.t), stage: f.stage, step: f.step, program: f.program, message: f.message, count: f.count };
     // A believed OSC 133/633 mark: the shell reports its own commands (Tier 1), `doctor` tells the person.
     const keys = this.cfg.actions.keys;
-    const live = { rev: this.monitor.rev, question: this.question(), interruptKeys: (keys[this.record.program] ?? keys['default'])?.interrupt };
+    const live = { rev: this.monitor.revision.value, question: this.question(), interruptKeys: (keys[this.record.program] ?? keys['default'])?.interrupt };
     return paneView({ ...this.record, ...this.shown }, edge, true, this.monitor.analyzer.shellIntegration, error, live);
   }
 
@@ -180,7 +180,7 @@ export class LivePane {
   /** What a WAITING_APPROVAL pane asks, read from its live edge (redacted, as the edge is); null otherwise. */
   question(): QuestionView | null {
     if (this.shown.state !== 'WAITING_APPROVAL') return null;
-    const rev = this.monitor.rev;
+    const rev = this.monitor.revision.value;
     if (this.asked?.rev === rev) return this.asked.question;
     let question: QuestionView | null = null;
     try {
@@ -204,8 +204,8 @@ export class LivePane {
     // followed it); LONG_RUNNING is the same work going on.
     const working = (x: string) => x === 'RUNNING' || x === 'LONG_RUNNING';
     if (s.state !== this.shown.state && !(working(s.state) && working(this.shown.state))) {
-      this.monitor.bumpRev();
-      this.stateRevision = this.monitor.rev;
+      this.monitor.revision.bump();
+      this.stateRevision = this.monitor.revision.value;
     }
     this.shown = s;
   }

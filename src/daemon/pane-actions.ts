@@ -100,8 +100,14 @@ export class PaneActions implements PaneActionApi {
   /** The person has seen the pane (DONE/FAILED/WAITING → IDLE), kept as an action `ack`. */
   ack(id: string, client: ActionClient): PaneView | null {
     const view = this.opts.registry.ack(id, client.origin);
-    if (view?.alive) this.record({ paneId: id, at: this.now(), kind: 'ack', origin: client.origin, from: client.from, keys: '', detail: '', rev: view.rev });
+    if (view?.alive) this.record({ paneId: id, at: this.now(), kind: 'ack', origin: client.origin, from: client.from, keys: '', detail: '', rev: null });
     return view;
+  }
+
+  note(id: string, kind: 'focus', client: ActionClient, detail: string): ActionView | null {
+    const view = this.opts.registry.pane(id);
+    if (!view) return null;
+    return this.record({ paneId: id, at: this.now(), kind, origin: client.origin, from: client.from, keys: '', detail, rev: null });
   }
 
   list(id: string, limit: number): ActionView[] | null {
@@ -133,12 +139,13 @@ export class PaneActions implements PaneActionApi {
     }
     if (sent === 0) return refuse(503, "this pane's source cannot type into it (nothing was sent)", reg.pane(pane.id));
     // The screen answered is spent: a second click made on it is stale, whatever the program draws next.
-    pane.monitor.bumpRev();
+    pane.monitor.revision.bump();
     const printable = sent === a.keys.length ? a.printable : printableKeys(a.keys.slice(0, sent).join(''));
     const detail = sent === a.keys.length ? a.detail : `${a.detail} (stopped after ${sent} of ${a.keys.length} keys: the pane's source went away)`;
-    const action = this.record({ paneId: pane.id, at: this.now(), kind: a.kind, origin: client.origin, from: client.from, keys: printable, detail, rev: a.rev });
+    // The pane's new revision first: the action's message then flushes it to the feed with it (build-app.ts).
     const view = reg.pane(pane.id)!;
     this.opts.publish({ type: 'pane', pane: view });
+    const action = this.record({ paneId: pane.id, at: this.now(), kind: a.kind, origin: client.origin, from: client.from, keys: printable, detail, rev: a.rev });
     if (sent < a.keys.length) return refuse(503, `the pane's source went away after ${sent} of ${a.keys.length} keys`, view);
     return { ok: true, result: { action, pane: view } };
   }

@@ -20,6 +20,7 @@ import { Fifo } from './fifo.js';
 import { TitleKind } from './title-kind.js';
 import { WriteBacklog } from './write-backlog.js';
 import { PaneTicker } from './pane-ticker.js';
+import { ScreenRevision } from './screen-revision.js';
 
 /** Keys that submit, interrupt or answer (Enter, Esc, Ctrl-C, Ctrl-D, Tab): a turn may start or end with them. */
 const CONTROL_KEYS = /[\r\n\x1b\x03\x04\t]/;
@@ -78,10 +79,8 @@ export class PaneMonitor {
   private syncSince: number | null = null;
   private readonly titleKind = new TitleKind();
   private stopped = false;
-  /** The screen's revision (PaneView.rev): grows when a read finds the folded screen changed, and when keys are
-   * typed for a person (the screen they answered is spent). */
-  private revision = 0;
-  private revHash = '';
+  /** The screen's revision (PaneView.rev, screen-revision.ts). */
+  readonly revision = new ScreenRevision();
   exited: { t: number; code: number | null } | null = null;
 
   constructor(private readonly opts: PaneMonitorOptions) {
@@ -241,21 +240,10 @@ export class PaneMonitor {
     });
   }
 
-  /** The screen's revision as of the last read. */
-  get rev(): number {
-    return this.revision;
-  }
-
   /** The revision once output parsed since the last read is read too (an action compares against it). */
   freshRev(): number {
     this.faults.guard('read', () => this.maybeTake(this.nowS(), true));
-    return this.revision;
-  }
-
-  /** Something made the screen the person saw stale without the screen showing it yet (keys typed for them, a
-   * new state): a click made on it must be refused. */
-  bumpRev(): void {
-    this.revision++;
+    return this.revision.value;
   }
 
   /** Take a snapshot now if the screen changed, then run the analyzer's timers. */
@@ -373,11 +361,7 @@ export class PaneMonitor {
     this.syncSince = null;
     this.faults.stage = 'screen';
     const change = this.queue.take(t, this.screen.snapshot());
-    // A blink or an identical redraw folds to the same hash: only what a person would see as new moves the revision.
-    if (change.hash !== this.revHash) {
-      this.revHash = change.hash;
-      this.revision++;
-    }
+    this.revision.read(change.hash);
     this.faults.stage = 'analysis';
     this.apply(this.analyzer.change(change));
     this.ticker.refresh();

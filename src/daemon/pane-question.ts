@@ -7,5 +7,5 @@ import type { PaneMonitor } from './pane-monitor.js';
 export function paneQuestion(monitor: PaneMonitor, program: string, cfg: Config): Question | null {
   const c = monitor.analyzer.classification;
   const rows = c?.liveEdge.length ? c.liveEdge : monitor.screen.text().split('\n');
-  return readQuestion({ program, rows, cursorLine: monitor.screen.cursorLine() }, cfg.patterns.questions, cfg.actions);
+  return readQuestion({ program, rows, cursorLine: monitor.screen.cursorLine(), cols: monitor.screen.term.cols }, cfg.patterns.questions, cfg.actions);
 }

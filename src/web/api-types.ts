@@ -52,8 +52,10 @@ export interface PaneView {
   /** The pane's screen, analysis or state code threw (it was caught: the pane is still watched); the last such
    * error and how many there were. Shown as "analysis error". null when none, or the pane is closed. */
   analysisError: AnalysisErrorView | null;
-  /** The screen's revision: it grows every time the pane's live edge changes. An action carries the revision the
-   * person acted on; the daemon refuses it (409) when the pane has changed since (issue 15). */
+  /** The screen's revision: it grows every time what the pane shows changes (the visible rows, spinner frames,
+   * timers and blinks folded away), when it enters another state, and after keys are typed for an action. An action
+   * carries the revision the person acted on; the daemon refuses it (409) when the pane has changed since. 0 for a
+   * closed pane. */
   rev: number;
   /** WAITING_APPROVAL with choices read from its live edge (a numbered menu, [y/N], (yes/no), a `#?` menu, "Press
    * Enter"); null otherwise. */
@@ -127,6 +129,8 @@ export interface ActionView {
  * option the question does not offer, 401/403 as every mutation. */
 export interface AnswerRequest { option: string; rev: number }
 export interface ReplyRequest { text: string; rev: number }
+/** `rev`: any revision the pane showed in the state it is in now (a running pane redraws every frame; one from
+ * before it entered its state is stale). */
 export interface InterruptRequest { rev: number }
 export interface ActionResult { action: ActionView; pane: PaneView }
 export interface StaleActionView { error: string; pane: PaneView }

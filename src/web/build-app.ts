@@ -53,6 +53,8 @@ export function buildApp(opts: AppOptions): App {
   const unsubscribe = api.subscribe((m) => {
     hub.publish(m);
     if (m.type === 'transition') hub.flushPane(m.transition.paneId);
+    // The pane's new revision goes out with the action that spent the old one.
+    if (m.type === 'action') hub.flushPane(m.action.paneId);
   });
 
   app.addHook('onRequest', async (req, reply) => {

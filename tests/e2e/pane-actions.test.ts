@@ -1,7 +1,8 @@
 // Acting on a pane through the daemon (issue 15), end to end: a real daemon, a real `run` wrapper (its own pty)
-// running tests/helpers/fake-menu-agent.py, which logs every key it reads. Answering option 2 delivers exactly "2"
-// and the pane leaves WAITING_APPROVAL; an answer on a stale revision types nothing; a reply starts a turn; an
-// interrupt sends Esc; every action is in GET /api/panes/:id/actions with who and from where, and on /ws.
+// running tests/helpers/fake-menu-agent.py, which logs every key it reads. Answering option 2 delivers exactly its
+// keys (↓ Enter: a program with no profile of its own is answered with arrows) and the pane leaves WAITING_APPROVAL;
+// an answer on a stale revision types nothing; a reply starts a turn; an interrupt sends the program's interrupt
+// key; every action is in GET /api/panes/:id/actions with who and from where, and on /ws.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -95,10 +96,11 @@ describe('pane actions through the daemon', () => {
 
     const history = await s.dm.get<ActionView[]>(`/api/panes/${s.id}/actions`);
     expect(history.map((a) => [a.kind, a.origin, a.keys])).toEqual([['answer', 'dashboard', '↓ Enter']]);
+    expect(history[0]!.from).toMatch(/127\.0\.0\.1/);
     await waitFor('the action on the feed', () => s.feed.messages.some((m) => m.type === 'action' && (m['action'] as ActionView).kind === 'answer'), s.diag);
   }, 60_000);
 
-  it('replies at rest (a turn starts), interrupts with Esc while working, refuses the wrong state, and records ack', async () => {
+  it('replies at rest (a turn starts), interrupts while working (Ctrl-C: a program with no profile), refuses the wrong state, and records ack', async () => {
     const s = await setup(['--work', '30']);
     // The program's start is read as a turn of its own: it rests (DONE or IDLE) at its input box.
     const idle = await until('the agent at rest at its input box', async () => {

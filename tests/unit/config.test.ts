@@ -53,6 +53,15 @@ describe('defaults', () => {
     expect(typeof cfg.patterns.shell.use_bracketed_paste).toBe('boolean');
   });
 
+  it("the keys a program's menu takes are one of the known styles; the question shapes compile", () => {
+    const cfg = loadConfig({ overrides: { actions: { keys: { claude: { menu: 'arrows' } } } } });
+    expect(cfg.actions.keys['claude']).toEqual({ menu: 'arrows', interrupt: 'Esc' });
+    expect(cfg.patterns.questions.numbered_option).toBeInstanceOf(RegExp);
+    expect(problemsOf(() => loadConfig({ overrides: { actions: { keys: { codex: { menu: 'mouse' } } } } }))).toEqual([
+      'actions.keys.codex.menu: "mouse" is not one of digit, digit_enter, arrows, buttons',
+    ]);
+  });
+
   it('a missing default user file is fine', () => {
     expect(loadConfig({ defaultUserPath: join(dir, 'nope', 'config.json') }).thresholds.stability_s).toBe(1);
   });

@@ -52,6 +52,20 @@ describe('question options read from real recordings at the waiting moment', () 
     expect(r.question!.options[1]!.label).toMatch(/^Yes, and always allow access to \/\S+\/project from this project$/);
   });
 
+  it("Claude Code's question tool: a rule before its last choice, descriptions under the labels not part of them", async () => {
+    const r = await askedIn('claude-ask-user-question');
+    expect(r).toMatchObject({ state: 'WAITING_APPROVAL', program: 'claude' });
+    expect(r.question).toEqual({
+      text: 'Which color should the logo use?',
+      options: [
+        { id: '1', label: 'Blue', keys: '1' },
+        { id: '2', label: 'Orange', keys: '2' },
+        { id: '3', label: 'Type something.', keys: '3' },
+        { id: '4', label: 'Chat about this', keys: '4' },
+      ],
+    });
+  });
+
   it('Codex: its approval list, digits pick (the list takes them), the labels keep their key hints', async () => {
     const r = await askedIn('codex-hooks-approval');
     expect(r).toMatchObject({ state: 'WAITING_APPROVAL', program: 'codex' });
@@ -123,7 +137,7 @@ describe('question options read from real recordings at the waiting moment', () 
 async function onScreen(bytes: string, program: string): Promise<Question | null> {
   const snap = await screenOf(bytes, 80, 24);
   const rows = snap.lines.slice(0, snap.cursorY + 1);
-  return readQuestion({ program, rows, cursorLine: snap.lines[snap.cursorY]! }, cfg.patterns.questions, cfg.actions);
+  return readQuestion({ program, rows, cursorLine: snap.lines[snap.cursorY]!, cols: 80 }, cfg.patterns.questions, cfg.actions);
 }
 
 describe('question options on written screens', () => {
