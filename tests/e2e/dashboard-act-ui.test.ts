@@ -59,7 +59,9 @@ describe.skipIf(BROWSER_MISSING)('dashboard actions (stand-in daemon)', () => {
   });
 
   it('a click on option 2 sends {option, rev} as the dashboard; the pane moves on; its timeline shows who, from where, what keys', async () => {
-    daemon.pane(waiting('w'), true);
+    const t0 = Date.now() - 10_000;
+    daemon.pane(waiting('w', { since: t0 }), true);
+    daemon.transitions.set('w', [{ paneId: 'w', at: t0, from: 'RUNNING', to: 'WAITING_APPROVAL', tier: 2, source: 'profile', rule: 'claude.approval_menu', line: '❯ 1. Yes', stalled: false, startedAt: t0 - 5000, startedAtKept: true }]);
     await load();
     await card('w').locator('.answer[data-option="2"]').click();
     await card('w').locator('.state', { hasText: 'RUNNING' }).waitFor();
@@ -71,6 +73,10 @@ describe.skipIf(BROWSER_MISSING)('dashboard actions (stand-in daemon)', () => {
     await row.waitFor();
     const cells = await row.locator('td').allInnerTexts();
     expect(cells.slice(1)).toEqual(['dashboard', '127.0.0.1', "answer: Yes, and don't ask again for Bash(rm:*)", '2']);
+    // and as a tick on the timeline bar, at its time
+    const mark = page.locator('#detail-timeline .bar .mark[data-kind="answer"]');
+    await mark.waitFor();
+    expect(await mark.getAttribute('title')).toMatch(/dashboard from 127\.0\.0\.1: answer: Yes, and don't ask again for Bash\(rm:\*\) \(2\)$/);
     // an action typed elsewhere arrives live
     daemon.actions.record('w', 'interrupt', 'Esc', '', 8, 'cli');
     await page.locator('#detail-actions tbody tr', { hasText: 'cli' }).waitFor();

@@ -11,15 +11,22 @@ const SHOWN_ACTIONS = 50;
 const key = (a: ActionView) => `${a.at}/${a.kind}/${a.origin}/${a.keys}`;
 
 /** "answer: Yes, and don't ask again", "interrupt", "ack". */
-function what(a: ActionView): string {
+export function what(a: ActionView): string {
   return a.detail ? `${a.kind}: ${a.detail}` : a.kind;
 }
 
 export class ActionLog {
   private list: ActionView[] = [];
   private id: string | null = null;
+  /** Called after the list changed (the timeline bar marks each action). */
+  onChange: () => void = () => {};
 
   constructor(private readonly box: HTMLElement) {}
+
+  /** The open pane's actions, oldest first. */
+  get actions(): readonly ActionView[] {
+    return [...this.list].sort((a, b) => a.at - b.at);
+  }
 
   async load(id: string): Promise<void> {
     this.id = id;
@@ -56,6 +63,7 @@ export class ActionLog {
       .slice(0, SHOWN_ACTIONS)
       .map((a) => [clock(a.at), a.origin, a.from, what(a), keysCell(a.keys)]);
     this.box.replaceChildren(table('Actions: who typed what', ['time', 'who', 'from', 'what', 'keys'], rows, 'nothing typed into this pane yet'));
+    this.onChange();
   }
 }
 

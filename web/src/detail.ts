@@ -4,7 +4,7 @@
 // recent transitions. Esc or the close button closes it and gives focus back.
 import type { ActionView, PaneView, TransitionView, TurnView } from '../../src/web/api-types.js';
 import type { PaneActs } from './act.js';
-import { ActionLog } from './action-log.js';
+import { ActionLog, what } from './action-log.js';
 import { api, isAuthError, READ_ONLY } from './api.js';
 import { whereText } from './card-words.js';
 import { DetailActs } from './detail-act.js';
@@ -43,6 +43,7 @@ export class Detail {
     acts: PaneActs,
   ) {
     this.acts = new DetailActs(acts, (text, warn) => this.status(text, warn));
+    this.actionLog.onChange = () => this.renderTimeline();
     byId('detail-close').addEventListener('click', () => this.close());
     this.ackBtn.addEventListener('click', () => void this.ack());
     document.addEventListener('keydown', (e) => {
@@ -227,6 +228,16 @@ export class Detail {
       d.style.flexGrow = String(s.frac);
       d.title = `${s.state}${s.stalled ? ' (stalled)' : ''} ${clock(s.start)} – ${clock(s.end)} (${duration(s.end - s.start)})`;
       bar.append(d);
+    }
+    // what was typed into the pane, as ticks over the bar at their time (hover: who, what, keys)
+    const t0 = this.history[0]!.at;
+    for (const a of this.actionLog.actions) {
+      if (a.at < t0 || a.at > end) continue;
+      const m = el('span', 'mark');
+      m.dataset.kind = a.kind;
+      m.style.left = `${(100 * (a.at - t0)) / Math.max(1, end - t0)}%`;
+      m.title = `${clock(a.at)} ${a.origin} from ${a.from}: ${what(a)}${a.keys ? ` (${a.keys})` : ''}`;
+      bar.append(m);
     }
     const axis = el('div', 'axis');
     axis.append(el('span', '', clock(this.history[0]!.at)), el('span', '', clock(end)));
