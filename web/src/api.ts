@@ -1,6 +1,6 @@
 // Same-origin calls to the daemon's REST API (the auth cookie goes along by itself). 401/403 means this browser
 // has no token: the page stays usable read-only and says how to sign in.
-import type { ActionResult, ActionView, PaneView, StatsView, TaskDetailView, TaskView, TransitionView, TurnView } from '../../src/web/api-types.js';
+import type { ActionResult, ActionView, FocusResult, PaneView, StatsView, TaskDetailView, TaskView, TransitionView, TurnView } from '../../src/web/api-types.js';
 
 export class HttpError extends Error {
   constructor(
@@ -64,9 +64,6 @@ async function postJson<T>(path: string, body?: unknown): Promise<T> {
 async function getJson<T>(path: string): Promise<T> {
   return (await request(path, { headers: { accept: 'application/json' } })).json() as Promise<T>;
 }
-
-/** POST /api/panes/:id/focus (issue 15): whether the pane is now in front of the person, and how, in words. */
-export interface FocusResult { action?: ActionView; pane?: PaneView; focused: boolean; how: string }
 
 const pane = (id: string) => `/api/panes/${encodeURIComponent(id)}`;
 const task = (id: string) => `/api/tasks/${encodeURIComponent(id)}`;
