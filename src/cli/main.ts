@@ -21,6 +21,10 @@ import { logsCommand } from './logs.js';
 import { shellIntegrationCommand } from './shell-integration.js';
 import { EXAMPLES, helpHint, SETUP_COMMANDS } from './help.js';
 import { printableLines } from './printable.js';
+import { exitQuietlyWhenReaderGoes, ignoreClosedStderr } from './closed-pipe.js';
+
+/** Commands that keep working when their stdout goes away (see closed-pipe.ts). */
+const OUTLIVE_STDOUT = new Set(['run', 'daemon']);
 
 export const USAGE = `termsupervisor ${VERSION}: watches terminal panes running AI coding agents and shells, and tells you
 when one needs you (DONE, FAILED, WAITING_APPROVAL, stalled) or is still working.
@@ -37,7 +41,7 @@ commands:
                       print a fresh one-time link to the running daemon's dashboard
   status [--json] [--all] [--no-color]
                       one line per pane: state (coloured), since when, name, program, needs you, why
-  wait PANE --until done|waiting|idle|failed|running [--timeout S]
+  wait PANE --until done|waiting|idle|failed|running [--timeout S] [--appear-timeout S]
                       block until the pane gets there (exit 0; 1 timeout, 2 no such pane, 3 FAILED for done, 4 closed)
   doctor [--json]     check the set-up (daemon, token, tmux, iTerm2, hooks, shell integration, notifications,
                       database, config), each with a fix; exit 1 if a check fails
@@ -65,6 +69,8 @@ ${EXAMPLES}`;
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   const out = process.stdout;
+  if (!OUTLIVE_STDOUT.has(cmd ?? '')) exitQuietlyWhenReaderGoes(out);
+  ignoreClosedStderr();
   try {
     switch (cmd) {
       case 'replay':

@@ -134,6 +134,7 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
       return sent;
     },
     onClose: (id) => notifier.forget(id),
+    focusDoors: { tmux: (id) => tmux?.focus(id) ?? null, iterm2: (id) => bridges?.activate(id) ?? null },
   });
   const actions = new PaneActions({ registry, store, cfg: o.cfg, enterDelayS: o.cfg.tasks.enter_delay_s, publish: (m) => registry.broadcast(m) });
   registry.actions = actions;

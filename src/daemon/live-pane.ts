@@ -7,7 +7,7 @@ import { RealClock } from '../state/clock.js';
 import { TurnTracker, type Turn } from '../state/turn-tracker.js';
 import type { Transition } from '../state/pane-machine.js';
 import type { AttachKind, PaneRecord, TransitionRecord, TurnRecord } from '../store/records.js';
-import type { AnalysisErrorView, PaneView, QuestionView } from '../web/api-types.js';
+import type { AnalysisErrorView, PaneView, PaneWhereView, QuestionView } from '../web/api-types.js';
 import { paneQuestion } from './pane-question.js';
 import { PaneMonitor } from './pane-monitor.js';
 import { redactCommand, redactText } from './redact.js';
@@ -64,6 +64,9 @@ export class LivePane {
   /** The state the person is shown (view()): the record's as of the last transition published, which happens
    * once its row is committed, so nobody is shown a state a crash could take back. */
   private shown: PaneState;
+  /** Where the pane runs, as its source told (a `run` wrapper's host, tty and pid; tmux's session, window and
+   * pane; an iTerm2 session), for a jump. */
+  where: PaneWhereView | undefined;
   private readonly cfg: Config;
   /** The revision at which the shown state began: an interrupt is checked against it (pane-actions.ts). */
   private stateRevision = 0;
@@ -163,7 +166,8 @@ export class LivePane {
     const error = f && { at: this.wall(f.t), stage: f.stage, step: f.step, program: f.program, message: f.message, count: f.count };
     // A believed OSC 133/633 mark: the shell reports its own commands (Tier 1), `doctor` tells the person.
     const live = { rev: this.monitor.revision.value, question: this.question() };
-    return paneView({ ...this.record, ...this.shown }, edge, true, this.monitor.analyzer.shellIntegration, error, live);
+    const v = paneView({ ...this.record, ...this.shown }, edge, true, this.monitor.analyzer.shellIntegration, error, live);
+    return this.where ? { ...v, where: { ...this.where } } : v;
   }
 
   /** The revision at which the pane entered the state it shows. */

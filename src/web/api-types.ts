@@ -130,6 +130,11 @@ export interface ReplyRequest { text: string; rev: number }
  * before it entered its state is stale). */
 export interface InterruptRequest { rev: number }
 export interface ActionResult { action: ActionView; pane: PaneView }
+/** POST /api/panes/:id/focus ("jump"): 200 with what was done. `focused` true when the person's terminal now shows
+ * the pane (tmux: their client selects it; iTerm2: the bridge activated the session); false with `how` saying where
+ * the pane runs (a `run` pane: "runs on HOST in /dev/pts/3 (pid 4242)") or why it could not be shown. 404 an
+ * unknown pane, 409 (StaleActionView) a closed one, 501 a daemon that cannot jump. */
+export interface FocusResult extends ActionResult { focused: boolean; how: string }
 export interface StaleActionView { error: string; pane: PaneView }
 
 /** An exception caught in a pane's pipeline (src/daemon/pane-fault.ts). */

@@ -10,6 +10,7 @@ import { StaticFiles } from './static-files.js';
 import { parseHookBody } from '../hooks/hook-body.js';
 import { WsHub, type HubOptions } from './ws-hub.js';
 import { registerTaskRoutes } from './task-routes.js';
+import { registerFocusRoute } from './focus-route.js';
 import { registerActionRoutes } from './action-routes.js';
 import { FEED_FULL_CLOSE_CODE, FeedSlots } from './feed-slots.js';
 import { StoreError } from '../store/store-error.js';
@@ -133,6 +134,7 @@ export function buildApp(opts: AppOptions): App {
   });
 
   registerTaskRoutes(app, api);
+  registerFocusRoute(app, api);
   registerActionRoutes(app, api);
 
   // Websockets: the dashboard feed and the link endpoints share the server's upgrade event.

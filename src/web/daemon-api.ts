@@ -1,7 +1,7 @@
 // What the web layer needs from the daemon: read views, the person's ack, a live feed, and the doors through
 // which panes and bridges connect. The daemon implements it; the web layer never reaches past it.
 import type { WebSocket } from 'ws';
-import type { ActionOrigin, ActionResult, ActionView, AnswerRequest, HistoryHealth, InterruptRequest, PaneView, ReplyRequest, StatsView, TaskDetailView, TaskView, TransitionView, TurnView, WsMessage } from './api-types.js';
+import type { ActionOrigin, ActionResult, ActionView, AnswerRequest, FocusResult, HistoryHealth, InterruptRequest, PaneView, ReplyRequest, StatsView, TaskDetailView, TaskView, TransitionView, TurnView, WsMessage } from './api-types.js';
 import type { HookBody } from '../hooks/hook-body.js';
 
 /** What became of one agent hook event: the pane it was delivered to, or none (counted as `hook.unmatched`). */
@@ -31,6 +31,9 @@ export interface DaemonApi {
   acceptLink(kind: LinkKind, socket: WebSocket, remote: string): void;
   /** An agent's hook event (POST /api/hooks, already validated). Absent: this daemon takes no hooks (501). */
   hook?(body: HookBody): HookReply;
+  /** Jump to a live pane: make the person's terminal show it where its source can (tmux, iTerm2), else say where
+   * it runs; recorded as an action of kind `focus`. Null for an unknown pane. Absent: this daemon cannot (501). */
+  focus?(id: string, origin: ActionOrigin, from: string): Promise<FocusResult | null>;
   /** Supervised tasks (docs/tasks.md). Absent: this daemon runs none (501). */
   tasks?: TaskApi;
   /** Answer, reply, interrupt, ack with history (src/daemon/pane-actions.ts). Absent: this daemon types nothing
@@ -53,9 +56,6 @@ export interface PaneActionApi {
   reply(id: string, body: ReplyRequest, client: ActionClient): Promise<ActionOutcome>;
   interrupt(id: string, body: InterruptRequest, client: ActionClient): Promise<ActionOutcome>;
   ack(id: string, client: ActionClient): PaneView | null;
-  /** An action that types nothing (a jump to the pane), kept and published like the others; null for an unknown
-   * pane. `detail`: its result in words. */
-  note(id: string, kind: 'focus', client: ActionClient, detail: string): ActionView | null;
   /** Newest first; null for an unknown pane. */
   list(id: string, limit: number): ActionView[] | null;
 }
