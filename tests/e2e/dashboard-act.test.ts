@@ -4,7 +4,7 @@
 // prompt that starts a turn; the turn asks with a numbered menu; a click made on a screen that has since changed
 // (the page's feed held back, as on a slow network, while the person at the terminal answered) gets the 409 and
 // types nothing; clicking option 2 then delivers exactly its keys and the pane leaves WAITING_APPROVAL; the detail
-// view's actions table says who sent what from where. Leaves the README's screenshots of the board, desktop and
+// view's actions table says who sent what from where; jump says where the pane runs. Leaves the README's screenshots of the board, desktop and
 // 390 px phone, in docs/ (written when missing or with UPDATE_SCREENSHOT=1, so a test run leaves the tree clean).
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
@@ -144,6 +144,10 @@ describe.skipIf(BROWSER_MISSING)('dashboard actions with a real daemon and a rea
       ]);
       expect(table[0]![1]).toMatch(/127\.0\.0\.1/);
       expect(table[0]![2]).toBe("answer: Yes, and don't ask again for make commands");
+      // Jump: a `run` pane cannot be brought forward from here; the daemon says where it runs, and keeps the jump
+      await page.locator('#detail-jump').click();
+      await page.locator('#detail-jump-how', { hasText: /^runs on \S+ in \/dev\/pts\/\d+ \(pid \d+\)$/ }).waitFor();
+      await rows.filter({ hasText: 'focus' }).waitFor();
       await page.keyboard.press('Escape');
       build.close();
       server.close();
