@@ -184,11 +184,6 @@ describe('pane action routes', () => {
     expect((await get('?limit=abc')).statusCode).toBe(400);
     expect((await s.app.fastify.inject({ method: 'GET', url: '/api/panes/nope/actions', headers: AUTH })).statusCode).toBe(404);
     expect((await s.app.fastify.inject({ method: 'POST', url: '/api/panes/nope/ack', headers: AUTH })).statusCode).toBe(404);
-    // A jump (the focus route's) types nothing and is kept the same way.
-    const actions = s.r.registry.actions as PaneActions;
-    expect(actions.note('p1', 'focus', { origin: 'top', from: '127.0.0.1' }, 'tmux: selected work:0.1')).toMatchObject({ kind: 'focus', keys: '', detail: 'tmux: selected work:0.1' });
-    expect(actions.note('nope', 'focus', { origin: 'top', from: '127.0.0.1' }, '')).toBeNull();
-    expect(((await get('?limit=1')).json() as ActionView[])[0]).toMatchObject({ kind: 'focus', origin: 'top' });
   });
 
   it('GET /api/panes/:id/screen carries the revision the text belongs to', async () => {
