@@ -5,6 +5,7 @@ import type { PaneView } from '../../src/web/api-types.js';
 import { createCard, tickCard, updateCard, type Card, type CardHooks } from './cards.js';
 import { comparePanes, isClosedSection, orderKeyChanged } from './order.js';
 import type { TaskStatus } from './task-model.js';
+import { showsHost } from './host-filter.js';
 
 export class Board {
   private readonly panes = new Map<string, PaneView>();
@@ -12,6 +13,8 @@ export class Board {
   private readonly dirty = new Set<string>();
   /** The status of the task driving each pane, if one does (the card's badge). */
   private readonly tasks = new Map<string, TaskStatus>();
+  /** The header's host filter ('' : every host). */
+  private host = '';
   private orderDirty = false;
   private ticking = false;
   private queued = false;
@@ -59,6 +62,14 @@ export class Board {
     this.schedule();
   }
 
+  /** Show only the panes of one host (a name, LOCAL for this machine's, '' for all). */
+  setHostFilter(value: string): void {
+    if (value === this.host) return;
+    this.host = value;
+    for (const id of this.panes.keys()) this.dirty.add(id);
+    this.schedule();
+  }
+
   remove(id: string): void {
     if (!this.panes.delete(id)) return;
     this.dirty.add(id);
@@ -85,6 +96,8 @@ export class Board {
         this.cards.set(id, createCard(p, this.hooks, this.tasks.get(id) ?? null));
         this.orderDirty = true;
       }
+      const shown = this.cards.get(id);
+      if (p && shown) shown.li.hidden = !showsHost(this.host, p);
     }
     this.dirty.clear();
     if (this.orderDirty) this.reorder();
