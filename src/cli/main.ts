@@ -13,6 +13,8 @@ import { hooksCommand } from './hooks.js';
 import { taskCommand } from './task.js';
 import { statusCommand } from './status.js';
 import { waitCommand } from './wait.js';
+import { actCommand } from './act.js';
+import { topCommand } from './top/top.js';
 import { doctorCommand } from './doctor.js';
 import { DaemonUnavailable } from './daemon-client.js';
 import { VERSION } from './version.js';
@@ -43,6 +45,18 @@ commands:
                       one line per pane: state (coloured), since when, name, program, needs you, why
   wait PANE --until done|waiting|idle|failed|running [--timeout S] [--appear-timeout S]
                       block until the pane gets there (exit 0; 1 timeout, 2 no such pane, 3 FAILED for done, 4 closed)
+  top [--no-color]    a live full-screen view, the panes that need you first: move, jump, answer, reply,
+                      interrupt, ack, filter from the keyboard (top --help)
+  send PANE TEXT [--rev N] [--json]
+                      type a prompt into a pane at rest (DONE, IDLE) and press Enter
+  answer PANE OPTION [--rev N] [--json]
+                      answer a waiting pane's question with one of its options (1, 2, y, n, ...)
+  interrupt PANE [--rev N] [--json]
+                      interrupt a pane's turn (Esc for an agent, Ctrl-C for a shell)
+  ack PANE|--all [--json]
+                      acknowledge a pane (or every pane that needs you): it goes back to IDLE
+  focus PANE [--json] jump to a pane (tmux, iTerm2), or say where a \`run\` pane runs
+                      these act only on the screen they read: exit 3 when the pane changed meanwhile
   doctor [--json]     check the set-up (daemon, token, tmux, iTerm2, hooks, shell integration, notifications,
                       database, config), each with a fix; exit 1 if a check fails
   replay <file.cast> [--agent A] [--format jsonl|table]
@@ -91,6 +105,14 @@ export async function main(argv: string[]): Promise<number> {
         return await waitCommand(rest);
       case 'doctor':
         return await doctorCommand(rest);
+      case 'top':
+        return await topCommand(rest);
+      case 'send':
+      case 'answer':
+      case 'interrupt':
+      case 'ack':
+      case 'focus':
+        return await actCommand(cmd, rest);
       case 'hook':
         return await hookCommand(rest);
       case 'task':

@@ -1,8 +1,9 @@
-// Generates docs/config.md from config/default.jsonc: every key with its default and its meaning, the meaning being
-// the `//` comment written above the key. A key without one is an error (tests/unit/config-doc.test.ts fails), so
+// Generates docs/config.md from the configuration's JSON Schema (config-schema.ts, made from config/default.jsonc):
+// every key with its default and its meaning, the meaning being the `//` comment written above the key. A key without one is an error (tests/unit/config-doc.test.ts fails), so
 // a new key cannot ship undocumented. The one exception: a key repeated under sibling objects (each agent's
 // `detection` rule, the same pattern list for several agents) may be described once, at its first occurrence.
 import { parseJsonc } from './jsonc.js';
+import { configSchema, type JsonSchema } from './config-schema.js';
 
 export interface DocEntry {
   /** Dotted key path: `thresholds.tick_s`. */
@@ -74,7 +75,7 @@ function valueAt(root: Record<string, unknown>, path: string): unknown {
 }
 
 /** The file's opening comment (before the first `{`). */
-function header(text: string): string {
+export function header(text: string): string {
   return text
     .slice(0, text.indexOf('{'))
     .split('\n')
@@ -123,33 +124,62 @@ function defaultText(v: unknown): string {
 
 export const CONFIG_DOC_COMMAND = 'npm run build && node scripts/gen-config-doc.mjs';
 
+/** docs/config.md, from the schema made of `text` (config/default.jsonc): every key with its default and meaning. */
 export function configDoc(text: string): string {
-  const entries = documented(text);
+  return docFromSchema(configSchema(text));
+}
+
+function docFromSchema(schema: JsonSchema): string {
   const lines = [
     '# Configuration reference',
     '',
-    `<!-- Generated from config/default.jsonc by \`${CONFIG_DOC_COMMAND}\`. Do not edit: change the comments in`,
-    '     config/default.jsonc and regenerate; tests/unit/config-doc.test.ts fails when the two disagree. -->',
+    `<!-- Generated from config/default.jsonc (through config/schema.json) by \`${CONFIG_DOC_COMMAND}\`. Do not edit:`,
+    '     change the comments in config/default.jsonc and regenerate; tests/unit/config-doc.test.ts fails when they disagree. -->',
     '',
-    header(text),
+    String(schema['description']),
     '',
     'Put overrides in `$XDG_CONFIG_HOME/termsupervisor/config.json` (default `~/.config/termsupervisor/config.json`) or',
     'pass `--config PATH`; only the keys you set change. `termsupervisor doctor` validates the file the way the daemon',
     'does. Regexes below are shown as the regex itself (in the file they are JSON strings, so `\\` is written `\\\\`).',
     '',
+    '## Completion and checks in your editor',
+    '',
+    'The package ships this reference as a JSON Schema, `config/schema.json`, which the daemon itself validates',
+    'with. Name it in your file and editors that read JSON Schema (VS Code, JetBrains IDEs, Neovim with a JSON',
+    'language server) complete keys, show each one\'s meaning and default, and underline mistakes as you type:',
+    '',
+    '```jsonc',
+    '{',
+    '  "$schema": "/usr/lib/node_modules/termsupervisor/config/schema.json", // `npm root -g` tells where yours is',
+    '  "thresholds": { "stability_s": 2 }',
+    '}',
+    '```',
+    '',
+    'In a checkout it is `config/schema.json` of the repository. Regexes are checked when the daemon starts (a schema',
+    'cannot compile them): a broken one is refused with its key path.',
+    '',
   ];
-  for (const e of entries) {
-    const depth = e.path.split('.').length;
-    if (isObject(e.value)) {
-      lines.push('', `${'#'.repeat(Math.min(depth + 1, 4))} \`${e.path}\``, '');
-      if (e.comment) lines.push(e.comment, '');
-      continue;
+  const walk = (node: JsonSchema, path: string) => {
+    for (const [key, child] of Object.entries((node['properties'] as Record<string, JsonSchema> | undefined) ?? {})) {
+      if (key === '$schema') continue;
+      const p = path ? `${path}.${key}` : key;
+      const depth = p.split('.').length;
+      const description = String(child['description'] ?? '');
+      if (child['type'] === 'object') {
+        lines.push('', `${'#'.repeat(Math.min(depth + 1, 4))} \`${p}\``, '');
+        if (description) lines.push(description, '');
+        walk(child, p);
+        continue;
+      }
+      const dflt = defaultText(child['default']);
+      const allowed = (child['enum'] ?? (child['items'] as JsonSchema | undefined)?.['enum']) as string[] | undefined;
+      const one = allowed ? ` One of ${allowed.map((a) => code(a)).join(', ')}.` : '';
+      lines.push(`- **\`${p}\`**${dflt ? ` — default ${dflt}` : ''}: ${description}${one}`);
+      if (!dflt && Array.isArray(child['default'])) {
+        lines.push('', '  ```', ...(child['default'] as unknown[]).map((x) => `  ${String(x)}`), '  ```', '');
+      }
     }
-    const dflt = defaultText(e.value);
-    lines.push(`- **\`${e.path}\`**${dflt ? ` — default ${dflt}` : ''}: ${e.comment}`);
-    if (!dflt && Array.isArray(e.value)) {
-      lines.push('', '  ```', ...e.value.map((x) => `  ${String(x)}`), '  ```', '');
-    }
-  }
+  };
+  walk(schema, '');
   return lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
 }
