@@ -1,8 +1,9 @@
 // Requests about a peer daemon's pane (`<peer>:<its id>`) go to that daemon, after this one's own auth: its
 // screen, turns and actions, acks, and — only where the peer's allow_typing is set — answers, replies, interrupts
 // and anything else that acts on the pane. The peer's answer (a 409 on a stale revision, a 400) passes through.
-// The pane itself and its transitions are served here, from the mirror and this daemon's history.
-import type { FastifyInstance } from 'fastify';
+// The pane itself and its transitions are served here, from the mirror and this daemon's history. A supervised task
+// is refused for a peer's pane: it runs on the daemon whose pane it is.
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { DaemonApi } from './daemon-api.js';
 import { CLIENT_HEADER } from './action-routes.js';
 
@@ -16,8 +17,16 @@ const NO_TYPING = new Set(['/ack']);
 export function registerPeerRelay(app: FastifyInstance, api: DaemonApi): void {
   const peers = api.peers;
   if (!peers) return;
+  const refuseTask = (body: unknown, reply: FastifyReply) => {
+    const pane = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['pane'] : undefined;
+    const owner = typeof pane === 'string' ? peers.owner(pane) : null;
+    if (!owner) return;
+    const problem = `pane: ${JSON.stringify(pane)} is a pane of peer "${owner.name}": start the task on that daemon (termsupervisor task start --daemon URL)`;
+    return reply.code(400).send({ error: problem, problems: [problem] });
+  };
   app.addHook('preHandler', async (req, reply) => {
     const route = req.routeOptions.url ?? '';
+    if (route === '/api/tasks' && req.method === 'POST') return refuseTask(req.body, reply);
     if (!route.startsWith(PANE_ROUTE)) return;
     const id = (req.params as { id?: string }).id ?? '';
     const owner = peers.owner(id);

@@ -116,6 +116,10 @@ describe('peer daemons: several daemons, one board', () => {
     expect(refused.body.error).toContain('allow_typing');
     expect((await s.post('reply', { text: 'hello', rev: waiting.rev })).status).toBe(403);
     expect(readFileSync(s.log, 'utf8')).not.toContain('"keys": "1"');
+    // A supervised task runs on the daemon whose pane it is.
+    const task = await fetch(`${s.hub.url}/api/tasks`, { method: 'POST', headers: { authorization: `Bearer ${s.hub.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ pane: s.id, prompt: 'go' }) });
+    expect(task.status).toBe(400);
+    expect(((await task.json()) as { error: string }).error).toContain(`is a pane of peer "box": start the task on that daemon`);
 
     // An ack on the hub is the peer's ack: its pane is IDLE there, with the ack in its actions and transitions.
     const acked = await s.post('ack', {});
