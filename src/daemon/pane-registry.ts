@@ -185,18 +185,16 @@ export class PaneRegistry implements DaemonApi {
   panes(): PaneView[] {
     const out: PaneView[] = [];
     for (const p of this.live.values()) out.push(p.view());
-    const mirrored = this.peers?.views() ?? [];
-    out.push(...mirrored);
-    const shown = new Set(mirrored.map((v) => v.id));
+    out.push(...(this.peers?.views() ?? [])); // peer daemons' panes, as their daemons show them
     // Live panes are shown whatever the history's health; closed ones come from history when it can be read.
-    for (const r of this.stored(() => this.opts.store.panes(), [])) if (!this.live.has(r.id) && !shown.has(r.id)) out.push(paneView(r, [], false));
+    for (const r of this.stored(() => this.opts.store.panes(), [])) if (!this.live.has(r.id) && !this.peers?.view(r.id)) out.push(paneView(r, [], false));
     return out;
   }
 
   pane(id: string): PaneView | null {
     const p = this.live.get(id);
     if (p) return p.view();
-    const mirrored = this.peers?.view(id);
+    const mirrored = this.peers?.view(id); // a peer daemon's pane
     if (mirrored) return mirrored;
     const r = this.stored(() => this.opts.store.pane(id), undefined);
     return r ? paneView(r, [], false) : null;
@@ -266,8 +264,7 @@ export class PaneRegistry implements DaemonApi {
     this.syncCounters();
     const views = [...this.live.values()].map((p) => p.view());
     const counters = this.stored(() => this.opts.store.counters(), {});
-    const own = renderMetrics({ panes: views, counters, transitionsByTo: this.transitionsByTo, storeDropped: this.opts.store.dropped, history: this.opts.store.health(), analysisErrors: this.faults.counts });
-    return own + (this.peers?.metrics() ?? '');
+    return renderMetrics({ panes: views, counters, transitionsByTo: this.transitionsByTo, storeDropped: this.opts.store.dropped, history: this.opts.store.health(), analysisErrors: this.faults.counts }) + (this.peers?.metrics() ?? '');
   }
 
   subscribe(listener: (m: WsMessage) => void): () => void {
