@@ -50,6 +50,9 @@ export function registerPeerRelay(app: FastifyInstance, api: DaemonApi): void {
         ...(method === 'POST' && { body: req.body ?? {} }),
         ...(typeof client === 'string' && { client }),
       });
+      // The peer refusing this daemon's copy of its token is no refusal of the client's (a 401 would make the
+      // dashboard think it lost its own token): a bad gateway, saying which file to fix.
+      if (a.status === 401) return reply.code(502).send({ error: `peer "${owner.name}" refused the token in its token_file (401): copy its current token there` });
       return reply.code(a.status).send(a.body);
     } catch (e) {
       return reply.code(502).send({ error: (e as Error).message });

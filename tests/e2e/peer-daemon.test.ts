@@ -193,7 +193,7 @@ describe('peer daemons: several daemons, one board', () => {
     await waitFor('the agent to pick 2', () => s.w.out.includes('picked 2:'), s.diag);
   }, 90_000);
 
-  it('one peer that never answers (TCP accepted, nothing said) delays nothing of another', async () => {
+  it('one peer that never answers (TCP accepted, nothing said) delays nothing of another; a wrong token is refused by the peer, never shown', async () => {
     const silent = createServer((sock) => void sock.on('error', () => {}));
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     cleanups.push(() => void silent.close());
@@ -207,8 +207,10 @@ describe('peer daemons: several daemons, one board', () => {
     const d = dirs();
     writeFileSync(join(d.dir, 'box.token'), peer.token);
     writeFileSync(join(d.dir, 'mute.token'), 'not-a-real-token');
+    const wrongToken = 'wrong-token-0123456789abcdef';
+    writeFileSync(join(d.dir, 'wrong.token'), wrongToken);
     const port = (silent.address() as AddressInfo).port;
-    const hub = await DaemonProcess.start(d, ['--no-tmux', '--peer', `mute=http://127.0.0.1:${port}`, '--peer-token-file', join(d.dir, 'mute.token'), '--peer', `box=${peer.url}`, '--peer-token-file', join(d.dir, 'box.token')]);
+    const hub = await DaemonProcess.start(d, ['--no-tmux', '--peer', `mute=http://127.0.0.1:${port}`, '--peer-token-file', join(d.dir, 'mute.token'), '--peer', `wrong=${peer.url}`, '--peer-token-file', join(d.dir, 'wrong.token'), '--peer', `box=${peer.url}`, '--peer-token-file', join(d.dir, 'box.token')]);
     cleanups.push(async () => void (await hub.stop('SIGKILL')));
     const diag = () => `PEER ${peer.diag()}\nHUB ${hub.diag()}`;
     const shown = await until("box's pane on the hub while mute hangs", async () => (await hub.get<PaneView[]>('/api/panes')).find((p) => p.host === 'box' && p.name === 'menu'), diag);
@@ -217,6 +219,20 @@ describe('peer daemons: several daemons, one board', () => {
     const metrics = await (await fetch(`${hub.url}/metrics`)).text();
     expect(metrics).toContain('termsupervisor_peer_up{peer="box"} 1');
     expect(metrics).toContain('termsupervisor_peer_up{peer="mute"} 0');
+    // A loopback peer's feed is open to read (as its dashboard is); what changes a pane needs its token: the peer's
+    // 401 is the hub's 502 naming the token file (not a 401 the hub's own client would take for its own), and the
+    // wrong token is written nowhere.
+    const wrong = await until("the pane through the peer with the wrong token", async () => (await hub.get<PaneView[]>('/api/panes')).find((p) => p.host === 'wrong' && p.alive), diag);
+    const ack = await fetch(`${hub.url}/api/panes/${encodeURIComponent(wrong.id)}/ack`, { method: 'POST', headers: { authorization: `Bearer ${hub.token}` } });
+    expect(ack.status).toBe(502);
+    const ackBody = await ack.text();
+    expect(JSON.parse(ackBody)).toEqual({ error: 'peer "wrong" refused the token in its token_file (401): copy its current token there' });
+    const log = readFileSync(join(d.dir, 'state', 'termsupervisor', 'daemon.log'), 'utf8');
+    expect(log).toContain('"peer":"wrong"');
+    for (const text of [log, ackBody, hub.stdout, hub.stderr, metrics, JSON.stringify(await hub.get('/api/panes'))]) {
+      expect(text).not.toContain(wrongToken);
+      expect(text).not.toContain(peer.token);
+    }
   }, 90_000);
 
   it('a frozen peer (SIGSTOP: no close, no pong) shows as unreachable, and comes back when it resumes', async () => {
