@@ -1,7 +1,7 @@
 // What a supervised task sees of its pane and how it types: the registry's views and screens, the detector's
 // verdict on the screen now, and keys through the pane's own source (run link, tmux, iTerm2 bridge).
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { PaneAccess } from '../tasks/task-runner.js';
+import type { PaneAccess } from '../tasks/runner-deps.js';
 import type { PaneRegistry } from './pane-registry.js';
 
 /** `typed` hears what a task typed into which pane (kept in the pane's action history, origin `task`). */

@@ -2,7 +2,7 @@
 // usage as one token count. No base URL configured: no judge.
 import type { TasksConfig } from '../config/config.js';
 import { askJudge, proposeCriteria, reflect, type JudgeConfig, type Usage } from './judge-client.js';
-import type { TaskJudge } from './task-runner.js';
+import type { TaskJudge } from './runner-deps.js';
 
 export function taskJudge(cfg: TasksConfig['judge'], env: NodeJS.ProcessEnv): TaskJudge | null {
   if (!cfg.base_url.trim()) return null;

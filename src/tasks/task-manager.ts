@@ -3,7 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import type { TaskStore } from '../store/task-store.js';
 import { parseTaskRequest, TaskSpecError } from './task-spec.js';
-import { TaskRunner, type RunnerDeps } from './task-runner.js';
+import type { RunnerDeps } from './runner-deps.js';
+import { TaskRunner } from './task-runner.js';
 import { ACTIVE, ENDED, type IterationRecord, type TaskEvent, type TaskRecord } from './task-types.js';
 
 /** Thrown for a request that cannot be carried out now (HTTP 409): the task or pane is in the wrong state. */

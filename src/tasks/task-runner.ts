@@ -1,102 +1,35 @@
 // One supervised task's loop: wait until the pane is ready, type the prompt, wait for that turn to really end,
 // decide (screen criteria, check command, judge), then continue or stop, under guardrails. Every step is saved
 // before the next one acts, so a restarted daemon resumes from the last checkpoint. IO comes in through
-// RunnerDeps (the daemon wires the registry, the store, the judge); decisions are the pure modules beside it.
-import type { TasksConfig } from '../config/config.js';
-import type { PaneView } from '../web/api-types.js';
-import { compileCriteria, hasScreenCriteria, matchCriteria, type CompiledCriteria } from './criteria.js';
-import { regionText } from './region.js';
-import { estimateTokens, keepLastHour, limitBeforeSend, overBudget, waitBeforeSend, type Verdict } from './guardrails.js';
-import { loopIn, progressKey, remember } from './loop-detect.js';
-import { assessProgress } from './reflection.js';
-import type { CheckResult } from './check-command.js';
-import type { IterationRecord, JudgeNote, ReasonCode, TaskEvent, TaskRecord, TaskStatus } from './task-types.js';
+// RunnerDeps (runner-deps.ts: the daemon wires the registry, the store, the judge); what follows a turn is
+// turn-decision.ts, the shared steps runner-core.ts; decisions are the pure modules beside them.
+import { hasScreenCriteria } from './criteria.js';
+import { estimateTokens, keepLastHour, limitBeforeSend, waitBeforeSend } from './guardrails.js';
+import { progressKey } from './loop-detect.js';
+import { Halt, POLL_MS } from './runner-core.js';
+import type { RunnerDeps } from './runner-deps.js';
+import { TurnDecision, type TurnOutcome } from './turn-decision.js';
+import type { IterationRecord, TaskRecord } from './task-types.js';
 
-/** How often a task looks at its pane: fast enough that a 1 s turn is seen, cheap for a handful of tasks. */
-export const POLL_MS = 200;
-/** Region text kept per iteration: the end of a turn, not a transcript. */
-export const MAX_EXCERPT_CHARS = 4000;
+export { POLL_MS } from './runner-core.js';
+export { MAX_EXCERPT_CHARS } from './turn-decision.js';
+export type { JudgeAnswer, PaneAccess, RunnerDeps, TaskJudge } from './runner-deps.js';
+
 /** Clock skew between a pane's transition times and the task's send time (both wall clock, one process). */
 const SEND_SLACK_MS = 50;
 
 const BUSY = new Set(['RUNNING', 'LONG_RUNNING', 'WAITING_APPROVAL']);
 const AT_REST = new Set(['IDLE', 'DONE', 'FAILED']);
 
-export interface PaneAccess {
-  view(id: string): PaneView | null;
-  screen(id: string): string | null;
-  /** The detector's verdict on the screen now (working | waiting | ready | failed | resting | unknown), or null. */
-  verdict(id: string): string | null;
-  /** Types `text` (then Enter when `enter`) through the pane's source; false when it cannot. */
-  type(id: string, text: string, enter: boolean): Promise<boolean>;
-}
-
-export interface JudgeAnswer {
-  continuation: string;
-  risk: number;
-  complete: boolean;
-  reason: string;
-  confidence: number;
-  parsedBy: string;
-  tokens: number;
-}
-
-/** The LLM judge; `signal` aborts a call when the task stops (a daemon shutting down must not wait on it). */
-export interface TaskJudge {
-  ask(req: { goal: string; criteria: { success: string[]; failure: string[]; until?: string; check?: string }; screen: string; iteration: number; recentPrompts: string[] }, signal: AbortSignal): Promise<JudgeAnswer>;
-  propose(goal: string, signal: AbortSignal): Promise<{ success: string[]; failure: string[]; tokens: number }>;
-  reflect(input: { goal: string; iterations: Array<{ prompt: string; screenExcerpt: string; verdict?: string }> }, signal: AbortSignal): Promise<{
-    goalAchieved: boolean;
-    progress: 'good' | 'slow' | 'stuck';
-    looping: boolean;
-    suggestions: string[];
-    tokens: number;
-  }>;
-}
-
-export interface RunnerDeps {
-  panes: PaneAccess;
-  save(t: TaskRecord): void;
-  saveIteration(it: IterationRecord): void;
-  iterations(taskId: string): IterationRecord[];
-  event(e: TaskEvent): void;
-  /** The task ended or needs the person. */
-  notify(t: TaskRecord, kind: 'finished' | 'needs_you'): void;
-  cfg: TasksConfig;
-  /** Null: no judge configured. */
-  judge: TaskJudge | null;
-  check(cmd: string, cwd: string | null, timeoutMs: number, signal: AbortSignal): Promise<CheckResult>;
-  redact(text: string): string;
-  now(): number;
-}
-
-/** Unwinds the loop once the task has ended, paused or been stopped. */
-class Halt extends Error {}
-
-interface TurnOutcome {
-  result: 'done' | 'failed' | 'interrupted' | 'no_response' | 'resumed';
-  startedAt: number | null;
-  endedAt: number;
-  approvalMs: number;
-}
-
-export class TaskRunner {
-  private readonly abort = new AbortController();
-  private criteria: CompiledCriteria;
-  /** The approvals this task may answer itself, compiled once (they are checked on every poll of a question). */
-  private readonly approve: RegExp[];
+export class TaskRunner extends TurnDecision {
   /** Picked up with a prompt already sent (a restarted daemon, a resumed pause): that turn's start went unseen. */
   private resumedMidTurn: boolean;
   /** Settles when the loop has unwound. */
   readonly done: Promise<void>;
 
-  constructor(
-    private readonly t: TaskRecord,
-    private readonly d: RunnerDeps,
-  ) {
-    this.criteria = this.compile();
+  constructor(t: TaskRecord, d: RunnerDeps) {
+    super(t, d);
     this.resumedMidTurn = t.phase === 'sent';
-    this.approve = t.spec.approve.map((p) => new RegExp(p, 'u'));
     this.done = this.run();
   }
 
@@ -292,269 +225,5 @@ export class TaskRunner {
       it.approvalMs = approvalMs;
       await this.sleep(POLL_MS);
     }
-  }
-
-  private async afterTurn(turn: TurnOutcome): Promise<void> {
-    const it = this.current();
-    const screen = this.d.panes.screen(this.t.spec.pane) ?? '';
-    const region = regionText(screen, this.t.spec.criteria.region, it.prompt);
-    it.result = turn.result;
-    it.turnStartedAt = turn.startedAt;
-    it.endedAt = turn.endedAt;
-    it.approvalMs = turn.approvalMs;
-    it.excerpt = this.d.redact(region).slice(-MAX_EXCERPT_CHARS);
-    it.charsRead = region.length;
-    it.tokens += estimateTokens(region.length);
-    this.t.tokensUsed += estimateTokens(region.length);
-    this.t.lastTurnEnd = turn.endedAt;
-    this.event('turn_ended', `#${it.n}: ${turn.result}`);
-    const failedTurn = turn.result === 'failed' || turn.result === 'no_response';
-    this.t.consecutiveFailures = failedTurn ? this.t.consecutiveFailures + 1 : 0;
-
-    const decided = (decision: string) => {
-      it.decision = decision;
-      this.d.saveIteration(it);
-    };
-    // 1. The screen's own criteria: failure first, then until, then success.
-    const m = matchCriteria(this.criteria, region);
-    if (m) {
-      decided(`${m.kind}_matched`);
-      if (m.kind === 'failure') this.end('FAILED', { code: 'failure_matched', reason: `failure pattern ${JSON.stringify(m.pattern)} matched: ${m.line}` });
-      this.end('FINISHED', { code: m.kind === 'until' ? 'until_matched' : 'success_matched', reason: `${m.kind === 'until' ? 'until' : 'success pattern'} ${JSON.stringify(m.pattern)} matched: ${m.line}` });
-    }
-    // 2. The check command.
-    const check = this.t.spec.criteria.check;
-    if (check) {
-      const r = await this.d.check(check, this.t.spec.cwd, this.d.cfg.check_timeout_s * 1000, this.abort.signal);
-      this.checkAbort();
-      it.check = { exitCode: r.exitCode, output: this.d.redact(r.output) };
-      this.event('check', `exit ${r.exitCode ?? 'none'}`);
-      if (r.exitCode === 0) {
-        decided('check_passed');
-        this.end('FINISHED', { code: 'check_passed', reason: `check command passed: ${check}` });
-      }
-    }
-    // 3. The judge.
-    let next = this.t.spec.continueText;
-    let fromJudge = false;
-    if (this.t.spec.judge && this.d.judge) {
-      const note = await this.askJudge(it, region);
-      if (note) {
-        it.judge = note;
-        if (note.complete && note.confidence >= this.d.cfg.complete_confidence) {
-          decided('judge_complete');
-          this.end('FINISHED', { code: 'judge_complete', reason: `the judge says the goal is met (confidence ${note.confidence}): ${note.reason}` });
-        }
-        if (note.continuation.trim()) {
-          next = note.continuation.trim();
-          fromJudge = true;
-        }
-        if (fromJudge && note.risk > this.t.spec.limits.riskThreshold) {
-          decided('risky_continuation');
-          this.t.nextPrompt = next;
-          this.t.phase = 'decided';
-          this.pause({ code: 'risky_continuation', reason: `the judge's next prompt is risky (${note.risk} > ${this.t.spec.limits.riskThreshold}); resume to send it: ${next}` });
-        }
-      }
-    }
-    // 4. Guardrails after the turn.
-    if (this.t.consecutiveFailures >= this.t.spec.limits.maxConsecutiveFailures) {
-      decided('agent_failed');
-      this.end('FAILED', { code: 'agent_failed', reason: `${this.t.consecutiveFailures} turns in a row failed or got no response` });
-    }
-    const budget = overBudget(this.t);
-    if (budget) {
-      decided('token_budget');
-      this.end('EXHAUSTED', budget);
-    }
-    const mem = {
-      edges: remember(this.t.loop.edges, progressKey(region)),
-      continuations: fromJudge ? remember(this.t.loop.continuations, next) : [],
-    };
-    this.t.loop = mem;
-    this.t.nextPrompt = next;
-    this.t.phase = 'decided';
-    const loop = loopIn(mem, this.t.spec.limits.loopTurns);
-    if (loop) {
-      decided('loop');
-      this.pause({ code: 'loop', reason: `stuck: ${loop.detail}. Look at the pane, change the prompt or the criteria, then resume` });
-    }
-    if (this.t.iterations % this.t.spec.limits.reflectEvery === 0) {
-      this.d.saveIteration(it); // the reflection reads this turn too
-      await this.reflect();
-    }
-    decided(fromJudge ? 'continue_judge' : 'continue');
-    this.save();
-  }
-
-  private async askJudge(it: IterationRecord, region: string): Promise<JudgeNote | null> {
-    const c = this.t.spec.criteria;
-    const recent = this.d.iterations(this.t.id).slice(-3).map((x) => x.prompt);
-    try {
-      const a = await this.d.judge!.ask({
-        goal: this.t.spec.goal,
-        criteria: {
-          success: [...c.success, ...c.successWords, ...(this.t.proposed?.success ?? [])],
-          failure: [...c.failure, ...c.failureWords, ...(this.t.proposed?.failure ?? [])],
-          ...(c.until !== null && { until: c.until }),
-          ...(c.check !== null && { check: c.check }),
-        },
-        screen: region,
-        iteration: it.n,
-        recentPrompts: recent,
-      }, this.abort.signal);
-      this.checkAbort();
-      this.t.tokensUsed += a.tokens;
-      it.tokens += a.tokens;
-      this.event('judge', `${a.complete ? 'complete' : 'continue'} (confidence ${a.confidence}, risk ${a.risk}, by ${a.parsedBy}): ${a.reason}`);
-      return { complete: a.complete, confidence: a.confidence, reason: a.reason, continuation: a.continuation, risk: a.risk, parsedBy: a.parsedBy, tokens: a.tokens };
-    } catch (e) {
-      if (this.abort.signal.aborted) throw new Halt();
-      this.event('judge_error', (e as Error).message);
-      return null;
-    }
-  }
-
-  /** Every reflect_every iterations: is the task getting anywhere? */
-  private async reflect(): Promise<void> {
-    const its = this.d.iterations(this.t.id);
-    const n = this.t.spec.limits.reflectEvery;
-    const window = its.slice(-n);
-    let progress: 'good' | 'slow' | 'stuck';
-    let looping: boolean;
-    let suggestions: string[] = [];
-    let how: string;
-    if (this.t.spec.judge && this.d.judge) {
-      try {
-        const r = await this.d.judge.reflect({ goal: this.t.spec.goal, iterations: window.map((i) => ({ prompt: i.prompt, screenExcerpt: i.excerpt, ...(i.judge && { verdict: i.judge.reason }) })) }, this.abort.signal);
-        this.checkAbort();
-        this.t.tokensUsed += r.tokens;
-        if (r.goalAchieved) this.end('FINISHED', { code: 'reflection_complete', reason: 'the judge, reflecting on the last iterations, says the goal is met' });
-        ({ progress, looping, suggestions } = r);
-        how = 'judge';
-      } catch (e) {
-        if (this.abort.signal.aborted) throw new Halt();
-        this.event('judge_error', (e as Error).message);
-        ({ progress, looping } = assessProgress(window.map((i) => i.excerpt), its.slice(0, -n).map((i) => i.excerpt)));
-        how = 'screen novelty';
-      }
-    } else {
-      const a = assessProgress(window.map((i) => i.excerpt), its.slice(0, -n).map((i) => i.excerpt));
-      ({ progress, looping } = a);
-      how = `screen novelty ${a.novelty.toFixed(2)}, repeated ${a.repeated.toFixed(2)}`;
-    }
-    this.event('reflection', `${progress}${looping ? ', looping' : ''} (${how})${suggestions.length ? `; suggestions: ${suggestions.join('; ')}` : ''}`);
-    if (progress === 'stuck' && looping) {
-      const tips = suggestions.length ? suggestions : ['rephrase the prompt with a concrete next step', 'add --until or --check so the task knows when it is done'];
-      this.pause({ code: 'loop', reason: `stuck and looping over the last ${window.length} iterations; suggestions: ${tips.join('; ')}` });
-    }
-    this.t.slowReflections = progress === 'good' ? 0 : this.t.slowReflections + 1;
-    if (this.t.slowReflections >= this.d.cfg.slow_reflections) {
-      this.t.slowReflections = 0;
-      this.pause({ code: 'slow_progress', reason: `${this.d.cfg.slow_reflections} reflections in a row found slow progress` });
-    }
-  }
-
-  // ---- helpers ---------------------------------------------------------------------------------------------
-
-  /** The pane, alive; waits for it to come back (pane_wait_s) and pauses the task if it does not. */
-  private async livePane(onReturn?: () => void): Promise<PaneView> {
-    let goneAt: number | null = null;
-    for (;;) {
-      this.checkAbort();
-      const v = this.d.panes.view(this.t.spec.pane);
-      if (v?.alive) {
-        if (goneAt !== null) {
-          this.event('pane_back', '');
-          onReturn?.();
-        }
-        return v;
-      }
-      const now = this.d.now();
-      if (goneAt === null) {
-        goneAt = now;
-        this.event('pane_gone', v ? 'its source went away' : 'the daemon does not know this pane (yet)');
-      }
-      if (now - goneAt >= this.d.cfg.pane_wait_s * 1000) {
-        this.pause({ code: 'pane_gone', reason: `the pane ${this.t.spec.pane} has not been attached for ${this.d.cfg.pane_wait_s} s` });
-      }
-      await this.sleep(POLL_MS);
-    }
-  }
-
-  private mayApprove(v: PaneView): boolean {
-    if (!this.approve.length) return false;
-    const text = [v.line, ...v.edge].join('\n');
-    return this.approve.some((re) => re.test(text));
-  }
-
-  private stalled(quietMs: number): never {
-    const reason = `no screen progress for ${Math.round(quietMs / 1000)} s while the agent was working (heartbeat ${this.t.spec.limits.heartbeatS} s)`;
-    if (this.t.spec.limits.onStall === 'fail') this.end('FAILED', { code: 'stalled', reason });
-    this.pause({ code: 'stalled', reason });
-  }
-
-  private addAgentTime(ms: number): void {
-    this.t.agentMs += ms;
-  }
-
-  private current(): IterationRecord {
-    const it = this.d.iterations(this.t.id).find((i) => i.n === this.t.iterations);
-    if (!it) throw new Error(`iteration ${this.t.iterations} of task ${this.t.id} is missing`);
-    return it;
-  }
-
-  private compile(): CompiledCriteria {
-    const c = this.t.spec.criteria;
-    const p = this.t.proposed;
-    return compileCriteria(p ? { ...c, success: [...c.success, ...p.success], failure: [...c.failure, ...p.failure] } : c, []);
-  }
-
-  private end(status: Extract<TaskStatus, 'FINISHED' | 'FAILED' | 'EXHAUSTED'>, v: Verdict): never {
-    this.set({ status, reason: v.reason, reasonCode: v.code, endedAt: this.d.now() });
-    this.event(status.toLowerCase(), v.reason);
-    this.d.notify(this.t, status === 'FINISHED' ? 'finished' : 'needs_you');
-    throw new Halt();
-  }
-
-  private pause(v: { code: ReasonCode; reason: string }): never {
-    this.set({ status: 'PAUSED', reason: v.reason, reasonCode: v.code });
-    this.event('paused', v.reason);
-    this.d.notify(this.t, 'needs_you');
-    throw new Halt();
-  }
-
-  private checkAbort(): void {
-    if (this.abort.signal.aborted) throw new Halt();
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      if (this.abort.signal.aborted) return resolve();
-      const timer = setTimeout(done, ms);
-      const signal = this.abort.signal;
-      function done() {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        resolve();
-      }
-      signal.addEventListener('abort', done, { once: true });
-    }).then(() => this.checkAbort());
-  }
-
-  private set(patch: Partial<TaskRecord>): void {
-    Object.assign(this.t, patch);
-    this.save();
-  }
-
-  private save(): void {
-    if (this.abort.signal.aborted) return; // stopped: the manager wrote the final record
-    this.t.updatedAt = this.d.now();
-    this.d.save(this.t);
-  }
-
-  private event(kind: string, detail: string): void {
-    if (this.abort.signal.aborted) return;
-    this.d.event({ taskId: this.t.id, at: this.d.now(), kind, detail: this.d.redact(detail).slice(0, 500) });
   }
 }
