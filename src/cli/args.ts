@@ -6,10 +6,13 @@ export interface ParsedArgs {
   options: Map<string, string | true>;
   /** Everything after `--`. */
   rest: string[];
+  /** Options that may be given more than once (spec.lists), every value in order. */
+  lists: Map<string, string[]>;
 }
 
-export function parseArgs(argv: string[], spec: { values: string[]; flags: string[] }): ParsedArgs {
+export function parseArgs(argv: string[], spec: { values: string[]; flags: string[]; lists?: string[] }): ParsedArgs {
   const positional: string[] = [];
+  const lists = new Map<string, string[]>();
   const options = new Map<string, string | true>();
   let rest: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -24,6 +27,10 @@ export function parseArgs(argv: string[], spec: { values: string[]; flags: strin
       if (spec.flags.includes(name)) {
         if (eq > 0) throw new UsageError(`--${name} takes no value`);
         options.set(name, true);
+      } else if (spec.lists?.includes(name)) {
+        const v = eq > 0 ? a.slice(eq + 1) : argv[++i];
+        if (v === undefined || v === '') throw new UsageError(`--${name} needs a value`);
+        lists.set(name, [...(lists.get(name) ?? []), v]);
       } else if (spec.values.includes(name)) {
         const v = eq > 0 ? a.slice(eq + 1) : argv[++i];
         if (v === undefined) throw new UsageError(`--${name} needs a value`);
@@ -39,7 +46,7 @@ export function parseArgs(argv: string[], spec: { values: string[]; flags: strin
       positional.push(a);
     }
   }
-  return { positional, options, rest };
+  return { positional, options, rest, lists };
 }
 
 export function oneOf<T extends string>(value: string | true | undefined, allowed: readonly T[], name: string, fallback: T): T {

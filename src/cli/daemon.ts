@@ -8,8 +8,10 @@ import { LockError } from '../daemon/instance-lock.js';
 import { parseArgs, UsageError } from './args.js';
 import { configFor } from './load-config.js';
 import { VERSION } from './version.js';
+import { SshSpecError } from '../attach/ssh/ssh-command.js';
 
 export const DAEMON_USAGE = `usage: termsupervisor daemon [--port N] [--host ADDR] [--db PATH] [--config PATH] [--tmux|--no-tmux] [--tmux-socket NAME|PATH]
+                             [--remote [user@]host[:port]]...
 
 Runs the background service: the live dashboard, the REST API and websocket feed, the history database, and
 notifications. Panes join it from 'termsupervisor run'; tmux panes are found by themselves. Prints a one-time
@@ -19,6 +21,8 @@ dashboard link on start.
   --db     history database (default: $XDG_STATE_HOME/termsupervisor/history.sqlite)
   --tmux, --no-tmux  watch every tmux pane (default on, config tmux.enabled: when a tmux server runs)
   --tmux-socket      the tmux server to watch: a socket name (tmux -L) or path (tmux -S); implies --tmux
+  --remote           also follow the tmux panes of another machine over ssh (repeatable; read-only: config
+                     \`remotes\` sets a name, a socket and allow_typing). Panes show as <host>:%N. docs/remote.md
   --config a config file (default: $XDG_CONFIG_HOME/termsupervisor/config.json if present)
 Files: token in $XDG_CONFIG_HOME/termsupervisor/token (0600), log in $XDG_STATE_HOME/termsupervisor/daemon.log,
 the daemon's address in $XDG_RUNTIME_DIR/termsupervisor/daemon.json.
@@ -27,7 +31,7 @@ examples:
   termsupervisor daemon --port 0 --db /tmp/ts.sqlite`;
 
 export async function daemonCommand(argv: string[]): Promise<number> {
-  const a = parseArgs(argv, { values: ['port', 'host', 'db', 'config', 'tmux-socket'], flags: ['help', 'tmux', 'no-tmux'] });
+  const a = parseArgs(argv, { values: ['port', 'host', 'db', 'config', 'tmux-socket'], flags: ['help', 'tmux', 'no-tmux'], lists: ['remote'] });
   if (a.options.has('help')) return void process.stdout.write(DAEMON_USAGE + '\n'), 0;
   if (a.positional.length || a.rest.length) throw new UsageError(`daemon takes no arguments\n\n${DAEMON_USAGE}`);
   const cfg = configFor(a.options.get('config'));
@@ -36,6 +40,7 @@ export async function daemonCommand(argv: string[]): Promise<number> {
   const db = a.options.get('db');
   if (host === true || db === true) throw new UsageError(`--${host === true ? 'host' : 'db'} needs a value`);
   const tmux = tmuxOptions(a.options);
+  const remotes = a.lists.get('remote') ?? [];
 
   const logFile = daemonLogPath();
   const log = createLogger({ file: logFile, level: cfg.log.level, maxBytes: cfg.log.max_bytes, keep: cfg.log.keep });
@@ -44,9 +49,9 @@ export async function daemonCommand(argv: string[]): Promise<number> {
   process.on('uncaughtExceptionMonitor', (err, origin) => log.fatal({ kind: 'daemon', event: 'crash', origin, err }, 'daemon crashed'));
   let daemon;
   try {
-    daemon = await startDaemon({ cfg, version: VERSION, log, ...(port !== undefined && { port }), ...(host && { host }), ...(db && { db }), tmux });
+    daemon = await startDaemon({ cfg, version: VERSION, log, ...(port !== undefined && { port }), ...(host && { host }), ...(db && { db }), tmux, remotes });
   } catch (e) {
-    if (e instanceof StoreError) throw new UsageError(e.message);
+    if (e instanceof StoreError || e instanceof SshSpecError) throw new UsageError(e.message);
     // Not a usage mistake: the person's command was right, another daemon has the files. Exit 1, no usage text.
     if (e instanceof DaemonRunningError || e instanceof LockError) {
       process.stderr.write(`termsupervisor: daemon: ${e.message}\n`);

@@ -43,6 +43,8 @@ export function mergeChecked(base: unknown, user: unknown, path: string, problem
     return out;
   }
   if (Array.isArray(base)) {
+    const item = LIST_ITEMS[path];
+    if (item) return checkItems(item, user, path, problems);
     if (!Array.isArray(user) || user.some((x) => typeof x !== 'string')) {
       problems.push(`${path}: expected a list of strings, got ${describe(user)}`);
       return base;
@@ -125,6 +127,40 @@ export function loadConfig(opts: LoadOptions = {}): Config {
   checkChoices(compiled as Raw, problems);
   if (problems.length) throw new ConfigError(file ? problems.map((p) => `${file}: ${p}`) : problems);
   return compiled as Config;
+}
+
+/** Lists of objects (empty by default): each item's keys, with their types and defaults, and which must be set. */
+interface ListItem {
+  shape: Raw;
+  required: string[];
+}
+const LIST_ITEMS: Record<string, ListItem> = {
+  remotes: {
+    shape: { name: '', destination: '', identity_file: '', socket: '', tmux: 'tmux', allow_typing: false },
+    required: ['name', 'destination'],
+  },
+};
+/** A remote's name is the host part of its panes' ids (`devbox:%3`) and is shown as their badge. */
+const HOST_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+
+function checkItems(item: ListItem, user: unknown, path: string, problems: string[]): unknown {
+  if (!Array.isArray(user)) {
+    problems.push(`${path}: expected a list, got ${describe(user)}`);
+    return [];
+  }
+  const names = new Set<string>();
+  return user.map((u, i) => {
+    const p = `${path}[${i}]`;
+    const merged = mergeChecked(item.shape, u, p, problems) as Raw;
+    for (const k of item.required) if (!merged[k]) problems.push(`${p}.${k}: must be set`);
+    const name = merged['name'];
+    if (typeof name === 'string' && name) {
+      if (!HOST_NAME.test(name)) problems.push(`${p}.name: ${JSON.stringify(name)} is not a host name (letters, digits, . _ -)`);
+      if (names.has(name)) problems.push(`${p}.name: ${JSON.stringify(name)} is used twice`);
+      names.add(name);
+    }
+    return merged;
+  });
 }
 
 /** Settings that take one of a few words (or a fixed format): refused with the list of what is allowed. */
@@ -243,6 +279,8 @@ export interface Config {
   notify: NotifyConfig;
   log: LogConfig;
   tmux: TmuxConfig;
+  remotes: RemoteConfig[];
+  ssh: SshConfig;
   tasks: TasksConfig;
   programs: ProgramsConfig;
   run: { shell_integration: boolean };
@@ -283,6 +321,24 @@ export interface TasksConfig {
   approve_keys: string;
   check_timeout_s: number;
   judge: { base_url: string; model: string; api_key_env: string; timeout_s: number; max_retries: number; temperature: number };
+}
+
+/** One remote tmux server reached over ssh (config `remotes`, `daemon --remote`). */
+export interface RemoteConfig {
+  name: string;
+  destination: string;
+  identity_file: string;
+  socket: string;
+  tmux: string;
+  allow_typing: boolean;
+}
+
+export interface SshConfig {
+  ssh_command: string;
+  alive_interval_s: number;
+  alive_count_max: number;
+  connect_timeout_s: number;
+  control_persist_s: number;
 }
 
 export interface TmuxConfig {

@@ -24,6 +24,7 @@ import { runCheck } from '../tasks/check-command.js';
 import { taskJudge } from '../tasks/task-judge.js';
 import { taskPanes } from './task-panes.js';
 import { redactText } from './redact.js';
+import { remoteSpecs } from './remotes.js';
 
 export interface DaemonOptions {
   cfg: Config;
@@ -35,6 +36,8 @@ export interface DaemonOptions {
   log: Logger;
   /** Overrides config `tmux` (the CLI's --tmux, --no-tmux, --tmux-socket). */
   tmux?: { enabled?: boolean; sockets?: string[] };
+  /** `--remote [user@]host[:port]` destinations, added to config `remotes`. */
+  remotes?: string[];
 }
 
 export interface Daemon {
@@ -62,9 +65,11 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
   const dbPath = o.db ?? defaultDbPath(env);
   const runtimePath = runtimeFilePath(env);
   // Before anything is opened or bound: a second daemon on the same files refuses at once, whatever its port.
+  // Checked before anything starts: a bad remote is a configuration error, not a half-started daemon.
+  const remotes = remoteSpecs(o.cfg, o.remotes ?? [], dirname(runtimePath), env);
   const claim = claimInstance(dbPath, runtimePath);
   try {
-    return await startClaimed(o, { env, host, port, loopback, dbPath, runtimePath, claim });
+    return await startClaimed(o, { env, host, port, loopback, dbPath, runtimePath, claim, remotes });
   } catch (e) {
     claim.release();
     throw e;
@@ -79,9 +84,10 @@ interface Place {
   dbPath: string;
   runtimePath: string;
   claim: InstanceClaim;
+  remotes: ReturnType<typeof remoteSpecs>;
 }
 
-async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPath, runtimePath, claim }: Place): Promise<Daemon> {
+async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPath, runtimePath, claim, remotes }: Place): Promise<Daemon> {
   const d = o.cfg.daemon;
   const token = loadOrCreateToken(tokenPath(env));
   const auth = new Auth(token, loopback);
@@ -133,6 +139,7 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
       return sent;
     },
     onClose: (id) => notifier.forget(id),
+    typingRefusal: (id) => tmux?.typingRefusal(id) ?? null,
   });
   links = new PaneLinks(registry, o.log);
   bridges = new Iterm2Bridges(registry, o.log);
@@ -187,7 +194,7 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
   pruneTimer.unref();
   o.log.info({ kind: 'daemon', event: 'started', url, pid: process.pid, loopback }, 'daemon started');
   const tmuxCfg = { ...o.cfg.tmux, ...o.tmux };
-  tmux = tmuxCfg.enabled ? new TmuxPanes(registry, o.log, { sockets: tmuxCfg.sockets, env }) : null;
+  tmux = tmuxCfg.enabled || remotes.length ? new TmuxPanes(registry, o.log, { sockets: tmuxCfg.sockets, env, remotes, local: tmuxCfg.enabled }) : null;
   tmux?.start();
   const resumed = tasks.resumeAll();
   if (resumed) o.log.info({ kind: 'task', event: 'resumed', count: resumed }, 'tasks resumed from their checkpoints');

@@ -63,6 +63,8 @@ export class LivePane {
   /** The state the person is shown (view()): the record's as of the last transition published, which happens
    * once its row is committed, so nobody is shown a state a crash could take back. */
   private shown: PaneState;
+  /** Its host cannot be reached (a remote's ssh link failed): the state shown is the last one known. */
+  unreachable: { since: number; reason: string } | null = null;
 
   constructor(opts: LivePaneOptions) {
     this.id = opts.id;
@@ -155,7 +157,9 @@ export class LivePane {
     const f = this.monitor.faults.summary();
     const error = f && { at: this.wall(f.t), stage: f.stage, step: f.step, program: f.program, message: f.message, count: f.count };
     // A believed OSC 133/633 mark: the shell reports its own commands (Tier 1), `doctor` tells the person.
-    return paneView({ ...this.record, ...this.shown }, edge, true, this.monitor.analyzer.shellIntegration, error);
+    const v = paneView({ ...this.record, ...this.shown }, edge, true, this.monitor.analyzer.shellIntegration, error);
+    if (this.unreachable) v.unreachable = { ...this.unreachable };
+    return v;
   }
 
   /** The record's state now (handed to the transition hook, shown once published). */
@@ -245,7 +249,14 @@ export function paneView(r: PaneRecord, edge: string[], alive: boolean, shellInt
     shellIntegration,
     exitCodeUnknown: exitCodeUnknown(r, shellIntegration),
     analysisError: alive ? analysisError : null,
+    ...(r.attach === 'ssh' && { host: paneHost(r.id) }),
   };
+}
+
+/** A remote pane's host: its id's part before the tmux pane id (`devbox` of `devbox:%3`). */
+export function paneHost(id: string): string {
+  const i = id.lastIndexOf(':');
+  return i > 0 ? id.slice(0, i) : id;
 }
 
 /** A shell's DONE that its screen decided (no exit code came with it): a prompt came back, nothing says whether

@@ -31,6 +31,8 @@ export interface DaemonApi {
   acceptLink(kind: LinkKind, socket: WebSocket, remote: string): void;
   /** An agent's hook event (POST /api/hooks, already validated). Absent: this daemon takes no hooks (501). */
   hook?(body: HookBody): HookReply;
+  /** Why keys may not be typed into this pane (a remote whose config does not allow it: 403), or null. */
+  typingRefusal?(id: string): string | null;
   /** Supervised tasks (docs/tasks.md). Absent: this daemon runs none (501). */
   tasks?: TaskApi;
 }

@@ -1,0 +1,54 @@
+// How a tmux command reaches its server: run here (`tmux -S PATH …`) or on another machine through ssh
+// (`ssh … host -- tmux -L NAME …`, src/attach/ssh/). The watcher, its control clients and its helper commands all
+// start tmux through one runner, so a remote server's panes are followed exactly as local ones are.
+import { existsSync } from 'node:fs';
+import { shellQuote, sshArgs, type SshDestination, type SshSettings } from '../ssh/ssh-command.js';
+
+export interface TmuxRunner {
+  /** The program and arguments that run `tmux [server args] ARGS` (`withServer` false: no -L/-S, e.g. `-V`). */
+  command(args: string[], withServer?: boolean): { file: string; args: string[] };
+  /** Whether looking for the server is worth a process (a local server's socket file exists). */
+  present(): boolean;
+  /** The remote's name for a remote server; null for this machine's. */
+  readonly host: string | null;
+  /** An exit code that means the way there failed (ssh's 255), not tmux: the host is unreachable. */
+  transportFailed(code: number | null): boolean;
+}
+
+export function localRunner(tmux: string, serverArgs: string[], socketPath: string): TmuxRunner {
+  return {
+    host: null,
+    command: (args, withServer = true) => ({ file: tmux, args: withServer ? [...serverArgs, ...args] : args }),
+    present: () => existsSync(socketPath),
+    transportFailed: () => false,
+  };
+}
+
+export interface RemoteTmux {
+  /** The remote's name: the host part of its panes' ids (`devbox:%3`). */
+  name: string;
+  dest: SshDestination;
+  ssh: SshSettings;
+  /** `-L NAME` / `-S PATH` on the far side, or none for its default server. */
+  serverArgs: string[];
+  /** The tmux program on the far side. */
+  tmux?: string;
+}
+
+export function sshRunner(r: RemoteTmux): TmuxRunner {
+  return {
+    host: r.name,
+    command: (args, withServer = true) => {
+      const words = [r.tmux ?? 'tmux', ...(withServer ? r.serverArgs : []), ...args];
+      return sshArgs(r.dest, r.ssh, words.map(shellQuote).join(' '));
+    },
+    present: () => true,
+    transportFailed: (code) => code === 255,
+  };
+}
+
+/** A remote's tmux server: a socket name (no slash: -L) or a path on the far side (-S); empty: its default one. */
+export function remoteServerArgs(socket: string): string[] {
+  if (!socket) return [];
+  return socket.includes('/') ? ['-S', socket] : ['-L', socket];
+}
