@@ -149,7 +149,7 @@ export function sshFailure(stderr: string, dest: SshDestination): string {
   const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l && !/^(Warning: Permanently added|@+$|mux_client_|ControlSocket .* already exists)/.test(l));
   const verify = lines.find((l) => /Host key verification failed/i.test(l));
   const unknown = lines.find((l) => /No (ED25519|ECDSA|RSA|DSA|[A-Z0-9-]+) host key is known for|host key for .* has changed|REMOTE HOST IDENTIFICATION HAS CHANGED/i.test(l));
-  const line = verify ?? lines[lines.length - 1] ?? 'ssh failed';
+  const line = verify ?? lines[lines.length - 1] ?? '';
   if (verify || unknown) {
     const scan = `ssh-keyscan${dest.port !== null ? ` -p ${dest.port}` : ''} ${dest.host} >> ~/.ssh/known_hosts`;
     const once = `ssh${dest.port !== null ? ` -p ${dest.port}` : ''} ${dest.user ? `${dest.user}@` : ''}${dest.host}`;

@@ -39,7 +39,9 @@ export function sshRunner(r: RemoteTmux): TmuxRunner {
   return {
     host: r.name,
     command: (args, withServer = true) => {
-      const words = [r.tmux ?? 'tmux', ...(withServer ? r.serverArgs : []), ...args];
+      // -u: an ssh session often has no UTF-8 locale, and tmux would then replace control characters (the field
+      // separator of our formats) and non-ASCII output with '_' for this client.
+      const words = [r.tmux ?? 'tmux', '-u', ...(withServer ? r.serverArgs : []), ...args];
       return sshArgs(r.dest, r.ssh, words.map(shellQuote).join(' '));
     },
     present: () => true,

@@ -276,7 +276,7 @@ export class TmuxWatcher {
     this.o.log.debug({ kind: 'daemon', tmux: this.key, session, why }, 'tmux control client exited');
     // The link to the host failed under an attached client: its panes are marked at once (the keep-alives have
     // already spent their seconds), not after another connection attempt times out.
-    if (c.attachedOk === true && this.runner.transportFailed(code)) this.unreachable(why);
+    if (c.attachedOk === true && this.runner.transportFailed(code)) this.unreachable(this.describe(c.stderr) || `the ssh connection to ${this.key} was lost`);
     for (const t of this.panes.values()) {
       if (t.owner !== c) continue;
       t.owner = null;
@@ -587,6 +587,10 @@ export class TmuxWatcher {
 
   // ---- one-shot commands -------------------------------------------------------------------------------------
 
+  private describe(stderr: string): string {
+    return (this.o.describeFailure ?? lastLine)(stderr);
+  }
+
   private exec(args: string[], withSocket = true): Promise<{ ok: boolean; code: number | null; lines: string[]; message: string }> {
     const cmd = this.runner.command(args, withSocket);
     return new Promise((resolve) => {
@@ -595,7 +599,7 @@ export class TmuxWatcher {
         const e = err as Error & { code?: number | string; killed?: boolean };
         // A command that hangs past the timeout is a link that does not answer, as ssh's own failure is.
         const code = e.killed ? 255 : typeof e.code === 'number' ? e.code : null;
-        resolve({ ok: false, code, lines: [], message: (this.o.describeFailure ?? lastLine)(String(stderr)) || err.message });
+        resolve({ ok: false, code, lines: [], message: this.describe(String(stderr)) || (e.killed ? `no answer within ${EXEC_TIMEOUT_MS / 1000}s` : err.message) });
       });
     });
   }
