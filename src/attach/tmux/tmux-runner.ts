@@ -1,6 +1,7 @@
 // How a tmux command reaches its server: run here (`tmux -S PATH …`) or on another machine through ssh
 // (`ssh … host -- tmux -L NAME …`, src/attach/ssh/). The watcher, its control clients and its helper commands all
 // start tmux through one runner, so a remote server's panes are followed exactly as local ones are.
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { shellQuote, sshArgs, type SshDestination, type SshSettings } from '../ssh/ssh-command.js';
 
@@ -13,7 +14,12 @@ export interface TmuxRunner {
   readonly host: string | null;
   /** An exit code that means the way there failed (ssh's 255), not tmux: the host is unreachable. */
   transportFailed(code: number | null): boolean;
+  /** Ends what the runner keeps open (the shared ssh connection), when the watcher stops. */
+  close?(env: NodeJS.ProcessEnv): Promise<void>;
 }
+
+/** `ssh -O exit` is a local request to the master: it never waits on the network, but is bounded all the same. */
+const CLOSE_MASTER_TIMEOUT_MS = 2000;
 
 export function localRunner(tmux: string, serverArgs: string[], socketPath: string): TmuxRunner {
   return {
@@ -46,6 +52,12 @@ export function sshRunner(r: RemoteTmux): TmuxRunner {
     },
     present: () => true,
     transportFailed: (code) => code === 255,
+    // The shared connection would otherwise outlive the daemon by ControlPersist.
+    close: (env) =>
+      new Promise((resolve) => {
+        const c = sshArgs(r.dest, r.ssh, '', ['-O', 'exit']);
+        execFile(c.file, c.args, { env, timeout: CLOSE_MASTER_TIMEOUT_MS }, () => resolve());
+      }),
   };
 }
 

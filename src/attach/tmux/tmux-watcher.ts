@@ -214,6 +214,7 @@ export class TmuxWatcher {
     this.clients.clear();
     for (const t of [...this.panes.values()]) this.closePane(t, why);
     await Promise.all(clients.map((c) => c.close()));
+    await this.runner.close?.(this.env);
   }
 
   // ---- sessions and clients ---------------------------------------------------------------------------------
