@@ -26,11 +26,12 @@ describe('ssh command', () => {
     for (const bad of ['', '-oProxyCommand=x', 'me@', 'a b', 'h:99999']) expect(() => parseDestination(bad), bad).toThrow(SshSpecError);
   });
 
-  it('always adds BatchMode, strict host keys, keep-alives and a shared connection; the person’s options come first', () => {
+  it('always adds BatchMode, strict host keys, keep-alives and a shared connection, before the person’s options (ssh keeps the first)', () => {
     const dest = parseDestination('me@devbox:2222');
     const { file, args } = sshArgs(dest, { ...settings, base: ['ssh', '-F', 'cfg'], identityFile: '/k' }, 'tmux -u list-sessions');
     expect(file).toBe('ssh');
-    expect(args.slice(0, 3)).toEqual(['-F', 'cfg', '-T']);
+    expect(args.slice(0, 3)).toEqual(['-T', '-o', 'BatchMode=yes']);
+    expect(args.indexOf('-F')).toBeGreaterThan(args.indexOf('ControlPersist=60'));
     const opts = args.filter((_, i) => args[i - 1] === '-o');
     expect(opts).toEqual(expect.arrayContaining(['BatchMode=yes', 'StrictHostKeyChecking=yes', 'ServerAliveInterval=1', 'ServerAliveCountMax=3', 'ConnectTimeout=5', 'ControlMaster=auto', `ControlPath=${controlPath(settings.controlDir, dest)}`, 'ControlPersist=60']));
     expect(args.slice(-5)).toEqual(['-p', '2222', 'me@devbox', '--', 'tmux -u list-sessions']);

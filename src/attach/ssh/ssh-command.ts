@@ -112,8 +112,9 @@ export function sshBase(configured: string, env: NodeJS.ProcessEnv): string[] {
 /** The arguments of ssh that runs `remote` (already a command line for the far side's shell) on `dest`. */
 export function sshArgs(dest: SshDestination, s: SshSettings, remote: string, extra: string[] = []): { file: string; args: string[] } {
   const [file, ...opts] = s.base;
+  // Ours first: ssh keeps the first value it is given for an option, so no config or ssh_command can switch off
+  // BatchMode or strict host keys.
   const args = [
-    ...opts,
     '-T',
     '-o', 'BatchMode=yes',
     '-o', 'StrictHostKeyChecking=yes',
@@ -123,6 +124,7 @@ export function sshArgs(dest: SshDestination, s: SshSettings, remote: string, ex
     '-o', 'ControlMaster=auto',
     '-o', `ControlPath=${controlPath(s.controlDir, dest)}`,
     '-o', `ControlPersist=${s.controlPersistS}`,
+    ...opts,
     ...(s.identityFile ? ['-i', s.identityFile, '-o', 'IdentitiesOnly=yes'] : []),
     ...(dest.port !== null ? ['-p', String(dest.port)] : []),
     ...extra,
