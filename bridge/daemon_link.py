@@ -31,17 +31,20 @@ class Replaced(Exception):
 
 
 class DaemonLink:
-    def __init__(self, find_target, hello, replay, on_send_text, connect=ws_client.connect, sleep=asyncio.sleep):
+    def __init__(self, find_target, hello, replay, on_send_text, connect=ws_client.connect, sleep=asyncio.sleep, on_activate=None):
         """
         :param find_target: () -> (ws url, token) or None, looked up before every attempt.
         :param hello: the hello message's fields besides type and v.
         :param replay: () -> messages describing the current state, sent first on every connection.
         :param on_send_text: async (session, text) -> None, for the daemon's send_text requests.
+        :param on_activate: async (session) -> None, for the daemon's activate requests (a jump); raises when
+            iTerm2 could not, and the daemon is told why.
         """
         self._find_target = find_target
         self._hello = hello
         self._replay = replay
         self._on_send_text = on_send_text
+        self._on_activate = on_activate
         self._connect = connect
         self._sleep = sleep
         self._queue = None
@@ -156,5 +159,26 @@ class DaemonLink:
                         log.warning("send_text to session %s failed: %s", session, e)
                 else:
                     log.warning("malformed send_text from the daemon: ignored")
+            elif m.get("type") == "activate":
+                await self._activate(m)
             else:
                 log.debug("daemon message %r ignored", m.get("type"))
+
+    async def _activate(self, m):
+        """Shows a session to the person (a jump) and answers with what iTerm2 did, under the request's id."""
+        session, rid = m.get("session"), m.get("id")
+        if not isinstance(session, str) or not isinstance(rid, int) or isinstance(rid, bool) or rid < 1:
+            log.warning("malformed activate from the daemon: ignored")
+            return
+        answer = {"type": "activated", "session": session, "id": rid, "ok": True}
+        try:
+            if self._on_activate is None:
+                raise LookupError("this bridge cannot activate sessions")
+            await self._on_activate(session)
+        except Exception as e:  # iTerm2 away or the session gone: the daemon tells the person
+            answer.update(ok=False, error=(str(e) or type(e).__name__)[:500])
+        # Through the queue: the writer is the socket's one sender (two sends at once could interleave frames).
+        try:
+            self._queue.put_nowait(answer)
+        except asyncio.QueueFull:
+            self.dropped += 1

@@ -10,7 +10,8 @@ What it forwards, per session (the protocol: docs/iterm2-bridge.md): the set of 
 screen whenever iTerm2 says it changed (ScreenStreamer, no polling); shell-integration prompt events (prompt,
 command start, command end with its status); the session variables jobName, jobPid, commandLine, tty and
 terminalWindowName; which session the person is looking at (focus); and the keys that submit or interrupt (Enter,
-Esc, Ctrl-C: their names, never what was typed). It types text the daemon sends (send_text) into its session. It
+Esc, Ctrl-C: their names, never what was typed). It types text the daemon sends (send_text) into its session, and
+shows a session to the person when the daemon asks (activate, a jump). It
 reconnects to either side by itself.
 """
 import argparse
@@ -405,6 +406,16 @@ class ItermBridge:
         await session.async_send_text(text, suppress_broadcast=True)
 
 
+    async def activate(self, sid):
+        """Shows a session to the person (the daemon's activate, a jump): its tab selected, its window in front,
+        and iTerm2 made the active app (a window brought forward does not activate the app by itself)."""
+        session = self.app.get_session_by_id(sid) if self.app is not None else None
+        if session is None:
+            raise LookupError(f"no iTerm2 session {sid}")
+        await session.async_activate(select_tab=True, order_window_front=True)
+        await self.app.async_activate(raise_all_windows=False, ignoring_other_apps=True)
+
+
 def _window_tab(window):
     return window.current_tab if window is not None else None
 
@@ -434,7 +445,7 @@ def make_bridge(it, daemon_flag=None, env=None, connect=None):
     version = getattr(it, "__version__", None)
     hello = {"bridge": f"iterm2_bridge/{BRIDGE_VERSION}", **({"iterm2": str(version)[:64]} if version else {})}
     kwargs = {"connect": connect} if connect else {}
-    link = DaemonLink(lambda: daemon_target.find_daemon(daemon_flag, env), hello, bridge.replay, bridge.send_text, **kwargs)
+    link = DaemonLink(lambda: daemon_target.find_daemon(daemon_flag, env), hello, bridge.replay, bridge.send_text, on_activate=bridge.activate, **kwargs)
     return bridge, link
 
 

@@ -109,6 +109,7 @@ class Session:
         self.variables = {"columns": cols}
         self.contents = ScreenContents([""] * rows, (0, 0))
         self.sent_text = []
+        self.activated = []
 
     async def async_get_variable(self, name):
         return self.variables.get(name)
@@ -130,6 +131,9 @@ class Session:
 
     async def async_send_text(self, text, suppress_broadcast=False):
         self.sent_text.append((text, suppress_broadcast))
+
+    async def async_activate(self, select_tab=True, order_window_front=True):
+        self.activated.append({"select_tab": select_tab, "order_window_front": order_window_front})
 
 
 class Tab:
@@ -154,6 +158,7 @@ class App:
         self.app_active = True
         self.current_terminal_window = None
         self.refreshes = 0
+        self.activations = []
 
     @property
     def terminal_windows(self):
@@ -161,6 +166,9 @@ class App:
 
     async def async_refresh(self):
         self.refreshes += 1
+
+    async def async_activate(self, raise_all_windows=True, ignoring_other_apps=False):
+        self.activations.append({"raise_all_windows": raise_all_windows, "ignoring_other_apps": ignoring_other_apps})
 
     async def async_refresh_focus(self):
         if self.iterm.dropped.is_set():

@@ -20,8 +20,9 @@ class LinkCase(unittest.IsolatedAsyncioTestCase):
         self.target = (URL, TOKEN)
         self.state = [{"type": "sessions", "sessions": []}]
         self.typed = []
+        self.activated = []
         self.link = DaemonLink(lambda: self.target, {"bridge": "iterm2_bridge/test"}, lambda: list(self.state), self.on_send_text,
-                               connect=self.daemon.connect, sleep=self.sleeps)
+                               connect=self.daemon.connect, sleep=self.sleeps, on_activate=self.on_activate)
         self.task = None
 
     def start(self):
@@ -36,6 +37,11 @@ class LinkCase(unittest.IsolatedAsyncioTestCase):
         if session == "broken":
             raise LookupError("no such session")
         self.typed.append((session, text))
+
+    async def on_activate(self, session):
+        if session == "gone":
+            raise LookupError("no iTerm2 session gone")
+        self.activated.append(session)
 
     async def connected(self, n=1):
         await until(lambda: len(self.daemon.sockets) >= n and self.link.welcomed, f"connection {n}")
@@ -109,6 +115,21 @@ class FromTheDaemon(LinkCase):
         self.assertEqual(self.typed, [("S1", "make\r")])
         self.assertEqual(len(logs.output), 3)
         self.assertTrue(self.link.welcomed)  # none of it broke the link
+
+    async def test_activate_is_done_and_answered_under_its_id(self):
+        self.start()
+        s = await self.connected()
+        with self.assertLogs("iterm2_bridge", "WARNING") as logs:
+            s.deliver({"type": "activate", "session": "S1"})  # no id: nothing to answer under
+            s.deliver({"type": "activate", "session": "S1", "id": 7})
+            s.deliver({"type": "activate", "session": "gone", "id": 8})
+            await until(lambda: len([m for m in s.sent if m.get("type") == "activated"]) == 2, "two answers")
+        self.assertEqual(self.activated, ["S1"])
+        self.assertEqual([m for m in s.sent if m.get("type") == "activated"], [
+            {"type": "activated", "session": "S1", "id": 7, "ok": True},
+            {"type": "activated", "session": "gone", "id": 8, "ok": False, "error": "no iTerm2 session gone"},
+        ])
+        self.assertEqual(len(logs.output), 1)
 
     async def test_a_newer_bridge_replaces_this_one(self):
         self.start()

@@ -187,6 +187,18 @@ class SendText(BridgeCase):
             await self.bridge.send_text("nope", "x")
 
 
+class Activate(BridgeCase):
+    async def test_selects_the_tab_brings_the_window_and_the_app_to_the_front(self):
+        await self.bridge.activate("S1")
+        self.assertEqual(self.iterm.session("S1").activated, [{"select_tab": True, "order_window_front": True}])
+        self.assertEqual(self.iterm.app.activations, [{"raise_all_windows": False, "ignoring_other_apps": True}])
+
+    async def test_an_unknown_session_is_an_error(self):
+        with self.assertRaises(LookupError):
+            await self.bridge.activate("nope")
+        self.assertEqual(self.iterm.app.activations, [])
+
+
 class Replay(BridgeCase):
     async def test_replay_is_the_current_state(self):
         await until(lambda: len(self.sent.of("variable")) == 5, "the variables")

@@ -17,7 +17,10 @@ export type LinkHello = {
   command: string;
   cols: number;
   rows: number;
+  /** The program's pid, and where the wrapper runs (its host name and terminal), for the person to find it. */
   pid?: number;
+  host?: string;
+  tty?: string;
   /** The nonce on the marks of the shell the wrapper started with integration: its marks without it are forged. */
   markNonce?: string;
 };
@@ -51,6 +54,9 @@ const MAX_NONCE = 64;
 const MAX_NAME = 80;
 const MAX_COMMAND = 4096;
 const MAX_PROCESS_NAME = 256;
+/** A host name is at most 253 characters (DNS); a tty path is short (/dev/pts/12, /dev/ttys003). */
+const MAX_HOST = 253;
+const MAX_TTY = 256;
 /** Exit statuses run from 0 to 255 (128+N for a signal N). */
 const MAX_EXIT_STATUS = 255;
 /** A terminal larger than this is a corrupt message, not a screen. */
@@ -82,6 +88,8 @@ export function parseLinkMessage(raw: string): LinkMessage {
         cols: dim(o, 'cols'),
         rows: dim(o, 'rows'),
         ...(o['pid'] !== undefined && { pid: int(o, 'pid') }),
+        ...(o['host'] !== undefined && { host: str(o, 'host', MAX_HOST) }),
+        ...(o['tty'] !== undefined && { tty: str(o, 'tty', MAX_TTY) }),
         ...(o['markNonce'] !== undefined && { markNonce: str(o, 'markNonce', MAX_NONCE, NONCE) }),
       };
     }

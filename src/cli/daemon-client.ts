@@ -25,12 +25,12 @@ export async function daemonJson<T>(t: DaemonTarget, path: string, init: { metho
   return (await res.json()) as T;
 }
 
-export async function daemonFetch(t: DaemonTarget, path: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
+export async function daemonFetch(t: DaemonTarget, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
   const json = init.body !== undefined;
   try {
     return await fetch(t.url + path, {
       method: init.method ?? 'GET',
-      headers: { ...(t.token && { authorization: `Bearer ${t.token}` }), ...(json && { 'content-type': 'application/json' }) },
+      headers: { ...init.headers, ...(t.token && { authorization: `Bearer ${t.token}` }), ...(json && { 'content-type': 'application/json' }) },
       ...(json && { body: JSON.stringify(init.body) }),
     });
   } catch (e) {

@@ -37,6 +37,7 @@ export function findDaemon(flag: string | undefined, env: NodeJS.ProcessEnv = pr
 
 export interface LinkOptions {
   target: DaemonTarget;
+  /** Read at each (re)connection: fields known only once the program started (its pid) are in it by then. */
   hello: Omit<LinkHello, 'type' | 'v'>;
   /** Keys the daemon types into the pane (a supervised task): written to the pty like the person's own. */
   onSend?: (data: string) => void;

@@ -31,7 +31,7 @@ examples:
   termsupervisor daemon --port 0 --db /tmp/ts.sqlite`;
 
 export async function daemonCommand(argv: string[]): Promise<number> {
-  const a = parseArgs(argv, { values: ['port', 'host', 'db', 'config', 'tmux-socket'], flags: ['help', 'tmux', 'no-tmux'], lists: ['remote'] });
+  const a = parseArgs(argv, { values: ['port', 'host', 'db', 'config', 'tmux-socket', 'remote'], flags: ['help', 'tmux', 'no-tmux'], multiple: ['remote'] });
   if (a.options.has('help')) return void process.stdout.write(DAEMON_USAGE + '\n'), 0;
   if (a.positional.length || a.rest.length) throw new UsageError(`daemon takes no arguments\n\n${DAEMON_USAGE}`);
   const cfg = configFor(a.options.get('config'));

@@ -10,7 +10,8 @@
 // By default the run event log, the daemon log and the service log (its stdout/stderr under a service manager) are
 // followed; any may not exist (yet).
 //
-// Prints what is already there, then polls for appends. Waits for a log that does not exist yet, starts over when
+// Prints what is already there, then polls for appends; the files' lines are merged by time, and a transition two
+// logs hold (a `run` pane's, by its wrapper and by the daemon) is printed once (log-merge.ts). Waits for a log that does not exist yet, starts over when
 // it is truncated, follows it when it is rotated (renamed and recreated: the rest of the old file is read first),
 // and shows a line it cannot read as it is: a tail must never die on its input.
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { eventLogPath } from '../config/paths.js';
 import { daemonLogPath, LOG_KINDS, serviceLogPath } from '../daemon/logger.js';
 import { clock, formatEventLine, str } from './event-format.js';
 import { printable, printableJson } from './printable.js';
+import { LogMerge } from './log-merge.js';
 
 /** How often the logs are checked for appends: a person watching does not notice a quarter second. */
 const POLL_MS = 250;
@@ -313,10 +315,13 @@ export async function loghook(argv: string[], who: { name: string; usage: string
     const out = renderLine(line, opts, colour);
     if (out !== null) process.stdout.write(out + '\n');
   };
-  const tails = opts.files.map((f) => new LogTail(f, print));
+  // Every file's new lines go through one merge: in time order across the files, each transition once.
+  const merge = new LogMerge();
+  const tails = [...new Set(opts.files)].map((f, i) => new LogTail(f, (line) => merge.add(i, line)));
   let announced = false;
   for (;;) {
     const found = tails.map((t) => t.poll()).some(Boolean);
+    for (const line of merge.take()) print(line);
     if (!opts.follow) {
       for (const t of tails) t.close();
       if (!found) process.stderr.write(`${who.name}: no log at ${opts.files.join(' or ')}\n`);

@@ -6,7 +6,8 @@ export const LOGS_USAGE = `usage: termsupervisor logs [--follow|-f] [--pane NAME
 
 Prints the logs as readable lines, one per event: the run event log ($XDG_STATE_HOME/termsupervisor/events.jsonl),
 the daemon's log (daemon.log there, size-rotated) and, under 'termsupervisor service', the daemon's own output
-(service.log there). Exit status 1 when there is no log yet.
+(service.log there), merged in time order; a transition of a \`run\` pane that both its wrapper and the daemon logged is
+shown once. Exit status 1 when there is no log yet.
   --follow, -f  keep following them (across rotation) until Ctrl-C; waits for a log that does not exist yet
   --pane        only the lines of the pane with this name or id
   --kind        only these kinds: transition, signal, suppressed, hook, pane, notify, daemon, http

@@ -13,6 +13,8 @@ import { hooksCommand } from './hooks.js';
 import { taskCommand } from './task.js';
 import { statusCommand } from './status.js';
 import { waitCommand } from './wait.js';
+import { actCommand } from './act.js';
+import { topCommand } from './top/top.js';
 import { doctorCommand } from './doctor.js';
 import { DaemonUnavailable } from './daemon-client.js';
 import { VERSION } from './version.js';
@@ -21,6 +23,10 @@ import { logsCommand } from './logs.js';
 import { shellIntegrationCommand } from './shell-integration.js';
 import { EXAMPLES, helpHint, SETUP_COMMANDS } from './help.js';
 import { printableLines } from './printable.js';
+import { exitQuietlyWhenReaderGoes, ignoreClosedStderr } from './closed-pipe.js';
+
+/** Commands that keep working when their stdout goes away (see closed-pipe.ts). */
+const OUTLIVE_STDOUT = new Set(['run', 'daemon']);
 
 export const USAGE = `termsupervisor ${VERSION}: watches terminal panes running AI coding agents and shells, and tells you
 when one needs you (DONE, FAILED, WAITING_APPROVAL, stalled) or is still working.
@@ -37,8 +43,20 @@ commands:
                       print a fresh one-time link to the running daemon's dashboard
   status [--json] [--all] [--no-color]
                       one line per pane: state (coloured), since when, name, program, needs you, why
-  wait PANE --until done|waiting|idle|failed|running [--timeout S]
+  wait PANE --until done|waiting|idle|failed|running [--timeout S] [--appear-timeout S]
                       block until the pane gets there (exit 0; 1 timeout, 2 no such pane, 3 FAILED for done, 4 closed)
+  top [--no-color]    a live full-screen view, the panes that need you first: move, jump, answer, reply,
+                      interrupt, ack, filter from the keyboard (top --help)
+  send PANE TEXT [--rev N] [--json]
+                      type a prompt into a pane at rest (DONE, IDLE) and press Enter
+  answer PANE OPTION [--rev N] [--json]
+                      answer a waiting pane's question with one of its options (1, 2, y, n, ...)
+  interrupt PANE [--rev N] [--json]
+                      interrupt a pane's turn (Esc for an agent, Ctrl-C for a shell)
+  ack PANE|--all [--json]
+                      acknowledge a pane (or every pane that needs you): it goes back to IDLE
+  focus PANE [--json] jump to a pane (tmux, iTerm2), or say where a \`run\` pane runs
+                      these act only on the screen they read: exit 3 when the pane changed meanwhile
   doctor [--json]     check the set-up (daemon, token, tmux, iTerm2, hooks, shell integration, notifications,
                       database, config), each with a fix; exit 1 if a check fails
   replay <file.cast> [--agent A] [--format jsonl|table]
@@ -65,6 +83,8 @@ ${EXAMPLES}`;
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   const out = process.stdout;
+  if (!OUTLIVE_STDOUT.has(cmd ?? '')) exitQuietlyWhenReaderGoes(out);
+  ignoreClosedStderr();
   try {
     switch (cmd) {
       case 'replay':
@@ -85,6 +105,14 @@ export async function main(argv: string[]): Promise<number> {
         return await waitCommand(rest);
       case 'doctor':
         return await doctorCommand(rest);
+      case 'top':
+        return await topCommand(rest);
+      case 'send':
+      case 'answer':
+      case 'interrupt':
+      case 'ack':
+      case 'focus':
+        return await actCommand(cmd, rest);
       case 'hook':
         return await hookCommand(rest);
       case 'task':

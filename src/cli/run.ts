@@ -20,7 +20,10 @@ import { jsonl } from './replay.js';
 import { enterRawMode } from './raw-mode.js';
 import { EofWhenIdle } from './eof-when-idle.js';
 import { findExecutable } from './which.js';
-import { DaemonLink, findDaemon } from './daemon-link.js';
+import { DaemonLink, findDaemon, type LinkOptions } from './daemon-link.js';
+import { hostname } from 'node:os';
+import { ttyName } from './tty-name.js';
+import { probeDaemon, runNotice } from './run-notice.js';
 import { redactCommand } from '../daemon/redact.js';
 import { randomBytes } from 'node:crypto';
 import { programKind } from '../analysis/program-kind.js';
@@ -28,7 +31,8 @@ import { injectShellIntegration, type Injection } from '../shell/inject.js';
 import { printable } from './printable.js';
 
 export const RUN_USAGE = `usage: termsupervisor run [--name N] [--agent A] [--record file.cast] [--log PATH] [--config PATH]
-                        [--cols N] [--rows N] [--daemon URL | --no-daemon] [--no-shell-integration] -- <command...>
+                        [--cols N] [--rows N] [--daemon URL | --no-daemon] [--no-shell-integration] [--quiet]
+                        -- <command...>
 
 Runs a command in a watched pseudo-terminal. Use it exactly as without the wrapper: keys, output, resizes, Ctrl-C
 and the exit code pass through. Each state transition (IDLE, RUNNING, LONG_RUNNING, WAITING_APPROVAL, DONE, FAILED)
@@ -47,6 +51,8 @@ of it; bash, zsh and fish get shell integration (their own rc files still load, 
   --daemon   join this daemon (default: $TERMSUPERVISOR_DAEMON, else the running daemon, found through its
              runtime file); the pane then shows on its dashboard. Without a daemon the wrapper runs standalone.
   --no-daemon  never join a daemon
+  --quiet    do not say on stderr, before the command starts, whether a daemon watches the pane (which one) or it
+             runs unwatched
   --no-shell-integration  start bash, zsh or fish without the injected shell integration (config run.shell_integration)
 Without a terminal on stdin, input is passed through as is and EOF (Ctrl-D) is sent when it ends.
 The exit code is the command's (128+N if a signal N killed it; 127 if it was not found).
@@ -77,7 +83,7 @@ const EXIT_SAFETY_MS = 2000;
 let paneSeq = 0;
 
 export async function runCommand(argv: string[]): Promise<number> {
-  const a = parseArgs(argv, { values: ['name', 'agent', 'record', 'log', 'config', 'cols', 'rows', 'daemon'], flags: ['help', 'no-daemon', 'no-shell-integration'] });
+  const a = parseArgs(argv, { values: ['name', 'agent', 'record', 'log', 'config', 'cols', 'rows', 'daemon'], flags: ['help', 'no-daemon', 'no-shell-integration', 'quiet'] });
   if (a.options.has('help')) {
     process.stdout.write(RUN_USAGE + '\n');
     return 0;
@@ -132,10 +138,17 @@ export async function runCommand(argv: string[]): Promise<number> {
   // Caught at the pane (the pass-through never sees it), or the monitor's thread failed: the log says so.
   monitor.onFault((f) => log.append({ ...base('analysis_error', f.t), kind: 'analysis_error', stage: f.stage, step: f.step, error: f.error, count: f.count }));
   const target = a.options.has('no-daemon') ? null : findDaemon(stringOption(a, 'daemon'));
+  // Said once, before the program owns the terminal (a line after its first byte would garble a full screen).
+  if (!a.options.has('quiet') && !a.options.has('no-daemon')) {
+    process.stderr.write(runNotice(target, target ? await probeDaemon(target) : null, logPath) + '\n');
+  }
+  // Where the pane runs, for a person told to go there (a jump); the program's pid is added once it runs.
+  const tty = ttyName();
+  const hello: LinkOptions['hello'] = { id, name, agent, command: command.join(' '), cols: size.cols, rows: size.rows, host: hostname(), ...(tty && { tty }), ...(injected && { markNonce: injected.nonce }) };
   const link = target
     ? new DaemonLink({
         target,
-        hello: { id, name, agent, command: command.join(' '), cols: size.cols, rows: size.rows, ...(injected && { markNonce: injected.nonce }) },
+        hello,
         onBell: (bytes) => void (stdoutOk && process.stdout.write(bytes)),
         onSend: (keys) => source.write(keys),
         repaint: async () => {
@@ -188,6 +201,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   });
 
   await source.start();
+  // Read by the link when its socket opens, which takes I/O: start() spawned the program without any.
+  if (source.pid !== null) hello.pid = source.pid;
   log.append({ ...base('pane_start', 0), kind: 'pane_start', command: redactCommand(command.join(' ')), pid: source.pid, ...size, agent, one_shot: kind === 'one-shot', shell_integration: injected !== null });
   const detach = attachTerminal(source, () => eof.start());
   const exit = await source.exited();

@@ -4,8 +4,8 @@ import { readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { parseJsonc } from './jsonc.js';
-import type { DetectionRule, GenericPatterns, ClaudePatterns, CodexPatterns, GeminiPatterns, OpencodePatterns, KiloPatterns, QwenPatterns } from './pattern-types.js';
-export type { DetectionRule, GenericPatterns, ClaudePatterns, CodexPatterns, GeminiPatterns, OpencodePatterns, KiloPatterns, QwenPatterns } from './pattern-types.js';
+import type { QuestionPatterns, DetectionRule, GenericPatterns, ClaudePatterns, CodexPatterns, GeminiPatterns, OpencodePatterns, KiloPatterns, QwenPatterns } from './pattern-types.js';
+export type { QuestionPatterns, DetectionRule, GenericPatterns, ClaudePatterns, CodexPatterns, GeminiPatterns, OpencodePatterns, KiloPatterns, QwenPatterns } from './pattern-types.js';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -180,6 +180,11 @@ function checkChoices(cfg: Raw, problems: string[]): void {
       if (typeof x === 'string' && !allowed.includes(x)) problems.push(`${path}: ${JSON.stringify(x)} is not one of ${allowed.join(', ')}`);
     }
   }
+  const keys = ((cfg['actions'] as Raw | undefined)?.['keys'] ?? {}) as Raw;
+  for (const [program, v] of Object.entries(keys)) {
+    const menu = isObject(v) ? v['menu'] : undefined;
+    if (!(MENU_KEYS as readonly unknown[]).includes(menu)) problems.push(`actions.keys.${program}.menu: ${JSON.stringify(menu)} is not one of ${MENU_KEYS.join(', ')}`);
+  }
   const quiet = (cfg['notify'] as Raw | undefined)?.['quiet_hours'];
   if (typeof quiet === 'string' && !QUIET_HOURS.test(quiet)) problems.push(`notify.quiet_hours: expected "HH:MM-HH:MM" or "", got ${JSON.stringify(quiet)}`);
   const port = (cfg['daemon'] as Raw | undefined)?.['port'];
@@ -274,7 +279,9 @@ export interface Config {
     opencode: OpencodePatterns;
     kilo: KiloPatterns;
     shell: { use_bracketed_paste: boolean };
+    questions: QuestionPatterns;
   };
+  actions: ActionsConfig;
   daemon: DaemonConfig;
   notify: NotifyConfig;
   log: LogConfig;
@@ -284,6 +291,17 @@ export interface Config {
   tasks: TasksConfig;
   programs: ProgramsConfig;
   run: { shell_integration: boolean };
+}
+
+/** How a question's option is typed into a program (section `actions.keys`). */
+export type MenuKeys = 'digit' | 'digit_enter' | 'arrows' | 'buttons';
+export const MENU_KEYS: readonly MenuKeys[] = ['digit', 'digit_enter', 'arrows', 'buttons'];
+
+/** Acting on panes from the dashboard, `top` and the CLI (section `actions`). */
+export interface ActionsConfig {
+  /** Per program, and "default": how its menu takes a choice, and its interrupt key (printable: "Esc", "Ctrl-C"). */
+  keys: Record<string, { menu: MenuKeys; interrupt: string }>;
+  max_reply_chars: number;
 }
 
 /** Which programs are sessions and which are one thing to do (section `programs`, src/analysis/program-kind.ts). */

@@ -105,3 +105,13 @@ export interface KiloPatterns {
 export interface QwenPatterns extends GeminiPatterns {
   prompt_echo: RegExp;
 }
+
+/** The shapes of a question's choices (patterns.questions, read by src/analysis/question-options.ts). */
+export interface QuestionPatterns {
+  numbered_option: RegExp;
+  menu_break: RegExp;
+  menu_prompt: RegExp;
+  yes_no: RegExp;
+  press_enter: RegExp;
+  buttons: RegExp;
+}

@@ -23,6 +23,7 @@ import { TaskManager } from '../tasks/task-manager.js';
 import { runCheck } from '../tasks/check-command.js';
 import { taskJudge } from '../tasks/task-judge.js';
 import { taskPanes } from './task-panes.js';
+import { PaneActions } from './pane-actions.js';
 import { redactText } from './redact.js';
 import { remoteSpecs } from './remotes.js';
 
@@ -140,13 +141,16 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
     },
     onClose: (id) => notifier.forget(id),
     typingRefusal: (id) => tmux?.typingRefusal(id) ?? null,
+    focusDoors: { tmux: (id) => tmux?.focus(id) ?? null, iterm2: (id) => bridges?.activate(id) ?? null },
   });
+  const actions = new PaneActions({ registry, store, cfg: o.cfg, enterDelayS: o.cfg.tasks.enter_delay_s, publish: (m) => registry.broadcast(m) });
+  registry.actions = actions;
   links = new PaneLinks(registry, o.log);
   bridges = new Iterm2Bridges(registry, o.log);
   tasks = new TaskManager({
     store: store.tasks,
     cfg: o.cfg.tasks,
-    panes: taskPanes(registry, o.cfg.tasks.enter_delay_s),
+    panes: taskPanes(registry, o.cfg.tasks.enter_delay_s, (id, text) => actions.taskTyped(id, text)),
     judge: taskJudge(o.cfg.tasks.judge, env),
     check: (cmd, cwd, timeoutMs, signal) => runCheck(cmd, { cwd, timeoutMs, signal, env }),
     redact: redactText,

@@ -21,6 +21,7 @@ import { fitScreen, fitSize, MAX_BRIDGE_SESSIONS, oversize } from '../attach/ite
 import type { PaneRegistry } from './pane-registry.js';
 import type { Logger } from './logger.js';
 import { redactCommand } from './redact.js';
+import type { FocusOutcome } from './pane-focus.js';
 
 /** A bridge must say hello this soon after connecting, or it is closed (a stray connection holds nothing). */
 const HELLO_TIMEOUT_MS = 5000;
@@ -41,6 +42,9 @@ export function iterm2PaneId(session: string): string {
 }
 
 /** One iTerm2 session as this bridge link has it open. */
+/** The bridge answers an activate as soon as iTerm2 has done it; no answer this long means an older bridge that
+ * does not know the request, or an iTerm2 that is not answering: the jump says so rather than waiting. */
+const ACTIVATE_TIMEOUT_MS = 3000;
 /** Bytes of randomness in a pane's mark nonce. */
 const MARK_NONCE_BYTES = 16;
 
@@ -71,6 +75,9 @@ export class Iterm2Bridges {
   private readonly conns = new Set<BridgeConn>();
   /** Messages refused (malformed, unknown, out of order), for tests and metrics. */
   refused = 0;
+  /** Activates sent and not yet answered, by request id. */
+  private readonly activating = new Map<number, { conn: BridgeConn; done: (o: FocusOutcome) => void }>();
+  private activateSeq = 0;
 
   constructor(private readonly registry: PaneRegistry, private readonly log: Logger) {}
 
@@ -110,6 +117,7 @@ export class Iterm2Bridges {
     const gone = () => {
       clearTimeout(helloTimer);
       if (conn === null || !this.conns.delete(conn)) return;
+      for (const [, a] of this.activating) if (a.conn === conn) a.done({ focused: false, how: 'the iTerm2 bridge went away before it answered' });
       for (const s of conn.sessions.values()) this.closePane(conn, s.paneId, 'bridge disconnected');
       this.log.info({ kind: 'pane', attach: 'iterm2', event: 'bridge_disconnected', remote }, 'iterm2 bridge disconnected');
     };
@@ -128,12 +136,31 @@ export class Iterm2Bridges {
     return true;
   }
 
+  /** Asks the bridge to show the session to the person (select its tab, its window to the front); null when the
+   * pane is not an attached iTerm2 session. */
+  activate(paneId: string): Promise<FocusOutcome> | null {
+    const conn = this.owner.get(paneId);
+    if (!conn || conn.ws.readyState !== conn.ws.OPEN) return null;
+    const id = ++this.activateSeq;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done({ focused: false, how: 'the iTerm2 bridge did not answer (an older bridge? update bridge/iterm2_bridge.py)' }), ACTIVATE_TIMEOUT_MS);
+      const done = (o: FocusOutcome) => {
+        clearTimeout(timer);
+        this.activating.delete(id);
+        resolve(o);
+      };
+      this.activating.set(id, { conn, done });
+      this.send(conn.ws, { type: 'activate', session: paneId.slice(ITERM2_PANE_PREFIX.length), id });
+    });
+  }
+
   closeAll(): void {
     for (const c of this.conns) c.ws.close(1001, 'daemon stopping');
   }
 
   private handle(conn: BridgeConn, m: Exclude<BridgeMessage, { type: 'hello' }>): void {
     if (m.type === 'sessions') return this.syncSessions(conn, m.sessions);
+    if (m.type === 'activated') return this.activated(conn, m);
     const s = conn.sessions.get(m.session);
     // A late message for a session the bridge has just listed as gone: a race, not a fault.
     if (!s) return void this.log.debug({ kind: 'pane', attach: 'iterm2', event: 'bridge_unknown_session', type: m.type, session: m.session }, 'iterm2 message for an unknown session');
@@ -159,6 +186,12 @@ export class Iterm2Bridges {
     }
   }
 
+  private activated(conn: BridgeConn, m: Extract<BridgeMessage, { type: 'activated' }>): void {
+    const a = this.activating.get(m.id);
+    if (!a || a.conn !== conn) return; // answered too late (timed out), or not this bridge's request
+    a.done(m.ok ? { focused: true, how: 'iTerm2 shows the session (its tab selected, its window in front)' } : { focused: false, how: `iTerm2 refused: ${m.error ?? 'no reason given'}` });
+  }
+
   private variable(s: SessionState, name: Extract<BridgeMessage, { type: 'variable' }>['name'], value: string | number | null): void {
     switch (name) {
       case 'jobName':
@@ -179,6 +212,7 @@ export class Iterm2Bridges {
         return;
       case 'tty':
         this.log.debug({ kind: 'pane', attach: 'iterm2', event: 'tty', pane: s.paneId, tty: value }, 'iterm2 session tty');
+        if (typeof value === 'string' && value) this.registry.setWhere(s.paneId, { tty: value });
         return;
     }
   }
@@ -206,7 +240,7 @@ export class Iterm2Bridges {
       const nonce = randomBytes(MARK_NONCE_BYTES).toString('hex');
       const state: SessionState = { paneId, cols: 0, rows: 0, painter: new ScreenPainter(), jobPid: null, trimmed: false, nonce };
       Object.assign(state, this.fit(state, b));
-      this.registry.open({ id: paneId, name: b.name, attach: 'iterm2', command: b.command ?? '', cols: state.cols, rows: state.rows, agent: 'auto', markNonce: nonce });
+      this.registry.open({ id: paneId, name: b.name, attach: 'iterm2', command: b.command ?? '', cols: state.cols, rows: state.rows, agent: 'auto', markNonce: nonce, where: { sessionId: b.session } });
       this.owner.set(paneId, conn);
       conn.sessions.set(b.session, state);
     }

@@ -7,7 +7,8 @@ import { RealClock } from '../state/clock.js';
 import { TurnTracker, type Turn } from '../state/turn-tracker.js';
 import type { Transition } from '../state/pane-machine.js';
 import type { AttachKind, PaneRecord, TransitionRecord, TurnRecord } from '../store/records.js';
-import type { AnalysisErrorView, PaneView } from '../web/api-types.js';
+import type { AnalysisErrorView, PaneView, PaneWhereView, QuestionView } from '../web/api-types.js';
+import { paneQuestion } from './pane-question.js';
 import { PaneMonitor } from './pane-monitor.js';
 import { redactCommand, redactText } from './redact.js';
 import { signalSource } from './signal-source.js';
@@ -65,10 +66,19 @@ export class LivePane {
   private shown: PaneState;
   /** Its host cannot be reached (a remote's ssh link failed): the state shown is the last one known. */
   unreachable: { since: number; reason: string } | null = null;
+  /** Where the pane runs, as its source told (a `run` wrapper's host, tty and pid; tmux's session, window and
+   * pane; an iTerm2 session), for a jump. */
+  where: PaneWhereView | undefined;
+  private readonly cfg: Config;
+  /** The revision at which the shown state began: an interrupt is checked against it (pane-actions.ts). */
+  private stateRevision = 0;
+  /** The question read at a revision (views are built often; the screen is read once per revision). */
+  private asked: { rev: number; question: QuestionView | null } | null = null;
 
   constructor(opts: LivePaneOptions) {
     this.id = opts.id;
     this.edgeLines = opts.cfg.daemon.edge_lines;
+    this.cfg = opts.cfg;
     this.monitor = new PaneMonitor({ cfg: opts.cfg, clock: this.clock, cols: opts.cols, rows: opts.rows, agent: opts.agent, command: opts.command, markNonce: opts.markNonce ?? null });
     const now = this.origin;
     const prev = opts.previous;
@@ -157,9 +167,36 @@ export class LivePane {
     const f = this.monitor.faults.summary();
     const error = f && { at: this.wall(f.t), stage: f.stage, step: f.step, program: f.program, message: f.message, count: f.count };
     // A believed OSC 133/633 mark: the shell reports its own commands (Tier 1), `doctor` tells the person.
-    const v = paneView({ ...this.record, ...this.shown }, edge, true, this.monitor.analyzer.shellIntegration, error);
+    const live = { rev: this.monitor.revision.value, question: this.question() };
+    const v = paneView({ ...this.record, ...this.shown }, edge, true, this.monitor.analyzer.shellIntegration, error, live);
     if (this.unreachable) v.unreachable = { ...this.unreachable };
-    return v;
+    return this.where ? { ...v, where: { ...this.where } } : v;
+  }
+
+  /** The revision at which the pane entered the state it shows. */
+  get stateRev(): number {
+    return this.stateRevision;
+  }
+
+  /** The state the person is shown now. */
+  get shownState(): PaneState {
+    return this.shown;
+  }
+
+  /** What a WAITING_APPROVAL pane asks, read from its live edge (redacted, as the edge is); null otherwise. */
+  question(): QuestionView | null {
+    if (this.shown.state !== 'WAITING_APPROVAL') return null;
+    const rev = this.monitor.revision.value;
+    if (this.asked?.rev === rev) return this.asked.question;
+    let question: QuestionView | null = null;
+    try {
+      const q = paneQuestion(this.monitor, this.record.program, this.cfg);
+      question = q && { text: redactText(q.text), options: q.options.map((o) => ({ ...o, label: redactText(o.label) })) };
+    } catch (e) {
+      this.monitor.faults.report(e, 'analysis', 'question');
+    }
+    this.asked = { rev, question };
+    return question;
   }
 
   /** The record's state now (handed to the transition hook, shown once published). */
@@ -169,6 +206,13 @@ export class LivePane {
 
   /** A transition was published: views show its state from now on. */
   show(s: PaneState): void {
+    // A new state makes what the person saw stale (a click on a RUNNING card must not land on the question that
+    // followed it); LONG_RUNNING is the same work going on.
+    const working = (x: string) => x === 'RUNNING' || x === 'LONG_RUNNING';
+    if (s.state !== this.shown.state && !(working(s.state) && working(this.shown.state))) {
+      this.monitor.revision.bump();
+      this.stateRevision = this.monitor.revision.value;
+    }
     this.shown = s;
   }
 
@@ -226,7 +270,14 @@ export class LivePane {
 }
 
 /** A pane as the API shows it; `edge` empty for a closed pane. */
-export function paneView(r: PaneRecord, edge: string[], alive: boolean, shellIntegration = false, analysisError: AnalysisErrorView | null = null): PaneView {
+export function paneView(
+  r: PaneRecord,
+  edge: string[],
+  alive: boolean,
+  shellIntegration = false,
+  analysisError: AnalysisErrorView | null = null,
+  live: { rev: number; question: QuestionView | null } = { rev: 0, question: null },
+): PaneView {
   return {
     id: r.id,
     name: r.name,
@@ -249,6 +300,8 @@ export function paneView(r: PaneRecord, edge: string[], alive: boolean, shellInt
     shellIntegration,
     exitCodeUnknown: exitCodeUnknown(r, shellIntegration),
     analysisError: alive ? analysisError : null,
+    rev: live.rev,
+    question: alive ? live.question : null,
     ...(r.attach === 'ssh' && { host: paneHost(r.id) }),
   };
 }

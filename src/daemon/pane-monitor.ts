@@ -20,6 +20,7 @@ import { Fifo } from './fifo.js';
 import { TitleKind } from './title-kind.js';
 import { WriteBacklog } from './write-backlog.js';
 import { PaneTicker } from './pane-ticker.js';
+import { ScreenRevision } from './screen-revision.js';
 
 /** Keys that submit, interrupt or answer (Enter, Esc, Ctrl-C, Ctrl-D, Tab): a turn may start or end with them. */
 const CONTROL_KEYS = /[\r\n\x1b\x03\x04\t]/;
@@ -79,6 +80,8 @@ export class PaneMonitor {
   private syncSince: number | null = null;
   private readonly titleKind = new TitleKind();
   private stopped = false;
+  /** The screen's revision (PaneView.rev, screen-revision.ts). */
+  readonly revision = new ScreenRevision();
   exited: { t: number; code: number | null } | null = null;
 
   constructor(private readonly opts: PaneMonitorOptions) {
@@ -238,6 +241,12 @@ export class PaneMonitor {
     });
   }
 
+  /** The revision once output parsed since the last read is read too (an action compares against it). */
+  freshRev(): number {
+    this.faults.guard('read', () => this.maybeTake(this.nowS(), true));
+    return this.revision.value;
+  }
+
   /** Take a snapshot now if the screen changed, then run the analyzer's timers. */
   tick(): void {
     if (this.held) return;
@@ -360,6 +369,7 @@ export class PaneMonitor {
     this.syncSince = null;
     this.faults.stage = 'screen';
     const change = this.queue.take(t, this.screen.snapshot());
+    this.revision.read(change.hash);
     this.faults.stage = 'analysis';
     this.apply(this.analyzer.change(change));
     this.ticker.refresh();

@@ -3,10 +3,10 @@
 import type { WebSocket } from 'ws';
 import type { AgentChoice, Config } from '../config/config.js';
 import type { HistoryStore } from '../store/history-store.js';
-import type { Counters, PaneRecord, TransitionRecord, TurnRecord } from '../store/records.js';
+import type { AttachKind, Counters, PaneRecord, TransitionRecord, TurnRecord } from '../store/records.js';
 import type { Transition } from '../state/pane-machine.js';
-import type { HistoryHealth, MachineState, PaneView, StatsView, TransitionView, WsMessage } from '../web/api-types.js';
-import type { DaemonApi, HookReply, LinkKind, TaskApi } from '../web/daemon-api.js';
+import type { ActionOrigin, ActionView, FocusResult, HistoryHealth, MachineState, PaneView, PaneWhereView, StatsView, TransitionView, WsMessage } from '../web/api-types.js';
+import type { DaemonApi, HookReply, LinkKind, PaneActionApi, TaskApi } from '../web/daemon-api.js';
 import type { HookBody } from '../hooks/hook-body.js';
 import { matchHookPane } from '../hooks/match-hook.js';
 import type { NotifyEvent, NotifyKind } from '../notify/types.js';
@@ -16,6 +16,7 @@ import { renderMetrics } from './metrics.js';
 import { redactText } from './redact.js';
 import { logIgnoredMark, logSignal, logTransition, paneLogger, type Logger } from './logger.js';
 import { FaultLog } from './fault-log.js';
+import { focusAction, focusPane, type FocusDoor } from './pane-focus.js';
 
 
 export interface RegistryOptions {
@@ -32,6 +33,8 @@ export interface RegistryOptions {
   sendText?: (id: string, text: string) => boolean;
   /** Why keys may not be typed into a pane (a remote that does not allow it), or null. */
   typingRefusal?: (id: string) => string | null;
+  /** How each source shows a pane to the person ("jump"); a `run` pane needs none (it says where it runs). */
+  focusDoors?: Partial<Record<AttachKind, FocusDoor>>;
 }
 
 export interface OpenPane {
@@ -44,6 +47,8 @@ export interface OpenPane {
   agent: AgentChoice;
   /** The nonce on the marks of a shell started with integration (a `run` pane's): its marks without it are forged. */
   markNonce?: string | null;
+  /** Where it runs, as its source says (see PaneWhereView). */
+  where?: PaneWhereView;
 }
 
 /** Codex threads remembered at most (a thread of a closed pane is forgotten with it, or when this many are newer). */
@@ -57,6 +62,8 @@ export class PaneRegistry implements DaemonApi {
   readonly version: string;
   /** Supervised tasks, when the daemon runs them (it sets this once its TaskManager exists). */
   tasks?: TaskApi;
+  /** Answer, reply, interrupt and their history (the daemon sets it: src/daemon/pane-actions.ts). */
+  actions?: PaneActionApi;
   private readonly live = new Map<string, LivePane>();
   /** One child logger per live pane (pane id, name and program on every line). */
   private readonly logs = new Map<string, Logger>();
@@ -93,6 +100,7 @@ export class PaneRegistry implements DaemonApi {
         screen: (lp) => void (this.live.get(lp.id) === lp && this.emit({ type: 'pane', pane: lp.view() })),
       },
     });
+    pane.where = p.where;
     this.live.set(p.id, pane);
     this.counted.set(p.id, new Map());
     const plog = paneLogger(this.opts.log, { id: p.id, name: p.name, program: pane.record.program });
@@ -194,6 +202,12 @@ export class PaneRegistry implements DaemonApi {
     this.emit({ type: 'pane', pane: pane.view() });
   }
 
+  /** Its source says the pane is somewhere else now (a tmux window moved, an iTerm2 session's tty). */
+  setWhere(id: string, where: PaneWhereView): void {
+    const pane = this.live.get(id);
+    if (pane) pane.where = { ...pane.where, ...where };
+  }
+
   livePane(id: string): LivePane | undefined {
     return this.live.get(id);
   }
@@ -253,6 +267,23 @@ export class PaneRegistry implements DaemonApi {
       return p.view();
     }
     return this.pane(id);
+  }
+
+  async focus(id: string, origin: ActionOrigin, from: string): Promise<FocusResult | null> {
+    const before = this.live.get(id)?.view();
+    if (!before) return null;
+    const outcome = await focusPane(before, this.opts.focusDoors ?? {});
+    const pane = this.pane(id) ?? before;
+    const action = focusAction(pane, outcome, origin, from, Date.now());
+    this.recordAction(action);
+    return { action, pane, focused: outcome.focused, how: outcome.how };
+  }
+
+  /** A jump kept in the actions history like every action, and published once committed (as transitions are). */
+  private recordAction(a: ActionView): void {
+    (this.logs.get(a.paneId) ?? this.opts.log).info({ kind: 'pane', event: 'action', action: a.kind, origin: a.origin, from: a.from, detail: a.detail }, `action ${a.kind}`);
+    this.opts.store.addAction(a, () => this.emit({ type: 'action', action: a }));
+    this.opts.store.flush(); // committed now, so the reply and the history show it
   }
 
   stats(): StatsView {

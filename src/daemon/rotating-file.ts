@@ -2,6 +2,10 @@
 // (daemon.log → daemon.log.1 → … → daemon.log.<keep>, the oldest deleted). Synchronous writes lose nothing on a
 // normal exit or a crash, and the daemon logs state changes, not output, so the cost is a few writes a second.
 // A write that fails (disk full, folder removed) is counted and dropped: logging must never take the daemon down.
+// pino-roll (pino's rotating transport, 4.0) was tried and kept out: its live file is `daemon.<N>.log` with N growing
+// for ever (only an optional symlink stays put), where `logs`, `make loghook` and a person's `tail -F` follow
+// daemon.log; its mkdir takes no mode (the folder must be 0700); and on a full disk sonic-boom keeps every refused
+// line in memory to retry (35 'error' events for 100 lines on a 64 KB tmpfs), with no count of what it dropped.
 import { closeSync, fchmodSync, fstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 

@@ -9,6 +9,8 @@ import { sshFailure } from '../attach/ssh/ssh-command.js';
 import type { Logger } from './logger.js';
 import type { PaneRegistry } from './pane-registry.js';
 import type { LivePane } from './live-pane.js';
+import { focusTmuxPane } from '../attach/tmux/tmux-focus.js';
+import type { FocusOutcome } from './pane-focus.js';
 
 export interface TmuxPanesOptions {
   /** Socket names or paths; empty: the default server. */
@@ -76,10 +78,20 @@ export class TmuxPanes {
     return this.watchers.some((w) => w.sendText(id, text));
   }
 
+  /** Makes the person's tmux client show the pane (a jump); null when no watcher follows it. */
+  focus(id: string): Promise<FocusOutcome> | null {
+    for (const w of this.watchers) {
+      const pane = w.tmuxPane(id);
+      if (pane) return focusTmuxPane((cmds) => w.run(cmds), pane);
+    }
+    return null;
+  }
+
   private sink(attach: 'tmux' | 'ssh'): TmuxSink {
     const r = this.registry;
     return {
-      open: (p) => void r.open({ id: p.id, name: p.name, attach, command: p.command, cols: p.cols, rows: p.rows, agent: 'auto' }),
+      open: (p) => void r.open({ id: p.id, name: p.name, attach, command: p.command, cols: p.cols, rows: p.rows, agent: 'auto', where: p.where }),
+      where: (id, where) => r.setWhere(id, where),
       unreachable: (id, since, reason) => r.markUnreachable(id, since, reason),
       reachable: (id) => r.markReachable(id),
       output: (id, data) => r.feed(id, { kind: 'output', data }),

@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 import { openDb } from './open-db.js';
 import { DAY_MS, pruneBefore, type Pruned } from './prune.js';
-import type { Counters, PaneRecord, TransitionRecord, TurnRecord } from './records.js';
+import type { ActionRecord, Counters, PaneRecord, TransitionRecord, TurnRecord } from './records.js';
 import { Statements } from './statements.js';
 import { TaskStore } from './task-store.js';
 import { causeOf, isStorageFault, StoreError } from './store-error.js';
@@ -125,6 +125,20 @@ export class HistoryStore {
     this.afterWrite();
   }
 
+  /** Queues an action (keys typed, an ack); `onSaved` as for a transition: its row is committed, or cannot be. */
+  addAction(a: ActionRecord, onSaved?: OnSaved): void {
+    if (!this.accepting()) return void onSaved?.(false);
+    const key = this.queue.action(a);
+    if (onSaved) {
+      if (this.health_.failing('write')) onSaved(false);
+      else {
+        this.waiters.set(key, onSaved);
+        this.scheduleBy(this.publishFlushMs);
+      }
+    }
+    this.afterWrite();
+  }
+
   saveTurn(t: TurnRecord): void {
     if (!this.accepting()) return;
     this.queue.turn(t);
@@ -171,6 +185,16 @@ export class HistoryStore {
   }
 
   /** Newest first. */
+  actions(paneId: string, limit = DEFAULT_LIMIT): ActionRecord[] {
+    this.beforeRead();
+    const rows = this.read(() => this.sql.actions(paneId, limit));
+    if (this.queue.size === 0) return rows;
+    const unsaved: ActionRecord[] = [];
+    for (const w of this.queue.ofKind('action')) if (w.rec.paneId === paneId) unsaved.unshift({ ...w.rec });
+    return [...unsaved, ...rows].slice(0, limit);
+  }
+
+  /** Newest first. */
   turns(paneId: string, limit = DEFAULT_LIMIT): TurnRecord[] {
     this.beforeRead();
     const rows = this.read(() => this.sql.turns(paneId, limit));
@@ -195,7 +219,7 @@ export class HistoryStore {
     if (this.closed) throw new StoreError('the history store is closed');
     this.prunePending = false;
     this.flush();
-    if (this.retentionDays <= 0) return { transitions: 0, turns: 0, panes: 0 };
+    if (this.retentionDays <= 0) return { transitions: 0, actions: 0, turns: 0, panes: 0 };
     const cutoff = now - this.retentionDays * DAY_MS;
     try {
       const pruned = this.db.transaction(() => {

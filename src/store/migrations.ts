@@ -106,6 +106,25 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX task_events_task ON task_events (task_id, id);
     `,
   },
+  {
+    version: 3,
+    name: 'actions: keys typed into panes, acks and jumps, with who and from where',
+    sql: `
+      CREATE TABLE actions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        pane_id TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        origin TEXT NOT NULL,
+        from_addr TEXT NOT NULL,
+        keys TEXT NOT NULL,
+        detail TEXT NOT NULL,
+        rev INTEGER
+      );
+      CREATE INDEX actions_pane_at ON actions (pane_id, at);
+      CREATE INDEX actions_at ON actions (at);
+    `,
+  },
 ];
 
 /** The newest schema this build knows. */

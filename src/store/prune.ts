@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 
 export interface Pruned {
   transitions: number;
+  actions: number;
   turns: number;
   panes: number;
 }
@@ -17,7 +18,9 @@ export function pruneBefore(db: Database.Database, cutoff: number): Pruned {
     const turns = db
       .prepare(`DELETE FROM turns WHERE pane_id IN (${closed}) OR ("end" IS NOT NULL AND "end" < @cutoff)`)
       .run({ cutoff });
+    // actions go with their pane, or with age, as transitions do
+    const actions = db.prepare(`DELETE FROM actions WHERE pane_id IN (${closed}) OR at < @cutoff`).run({ cutoff });
     const panes = db.prepare('DELETE FROM panes WHERE closed_at IS NOT NULL AND closed_at < @cutoff').run({ cutoff });
-    return { transitions: ofClosed.changes, turns: turns.changes, panes: panes.changes };
+    return { transitions: ofClosed.changes, actions: actions.changes, turns: turns.changes, panes: panes.changes };
   }).immediate();
 }

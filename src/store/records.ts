@@ -66,5 +66,25 @@ export interface TurnRecord {
   prompt: string | null;
 }
 
+/** Who asked for keys to be typed into a pane (or an ack, a jump): the client's own name, a task, or `api`. */
+export type ActionOrigin = 'dashboard' | 'cli' | 'top' | 'task' | 'api';
+export type ActionKind = 'answer' | 'reply' | 'interrupt' | 'ack' | 'focus' | 'keys';
+
+/** Something a person (or a task) did to a pane: the keys typed, printable and redacted, with who and from where. */
+export interface ActionRecord {
+  paneId: string;
+  at: number;
+  kind: ActionKind;
+  origin: ActionOrigin;
+  /** The client's address as the daemon saw it ('' for the daemon itself: a task). */
+  from: string;
+  /** Printable keys ("2", "Esc", "fix the tests Enter"), redacted and cut; '' for ack/focus. */
+  keys: string;
+  /** The option's label, the reply's first line, or a jump's result, redacted and cut. */
+  detail: string;
+  /** The screen revision it was made on (null: none given). */
+  rev: number | null;
+}
+
 /** "fired.tier2.done.claude.done_marker" / "suppressed.tier3.run.debounce" → count. */
 export type Counters = Record<string, number>;

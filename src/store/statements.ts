@@ -1,6 +1,6 @@
 // The SQL the store runs, prepared once, and the mapping between records and rows.
 import type Database from 'better-sqlite3';
-import type { Counters, PaneRecord, TransitionRecord, TurnRecord } from './records.js';
+import type { ActionRecord, Counters, PaneRecord, TransitionRecord, TurnRecord } from './records.js';
 import type { QueuedWrite } from './write-queue.js';
 
 interface PaneRow {
@@ -45,6 +45,30 @@ interface TurnRow {
   duration_s: number | null;
   result: string | null;
   prompt: string | null;
+}
+
+interface ActionRow {
+  pane_id: string;
+  at: number;
+  kind: string;
+  origin: string;
+  from_addr: string;
+  keys: string;
+  detail: string;
+  rev: number | null;
+}
+
+const ACTION_COLS = ['pane_id', 'at', 'kind', 'origin', 'from_addr', 'keys', 'detail', 'rev'];
+
+function actionRow(a: ActionRecord): ActionRow {
+  return { pane_id: a.paneId, at: a.at, kind: a.kind, origin: a.origin, from_addr: a.from, keys: a.keys, detail: a.detail, rev: a.rev };
+}
+
+function actionRecord(r: ActionRow): ActionRecord {
+  return {
+    paneId: r.pane_id, at: r.at, kind: r.kind as ActionRecord['kind'], origin: r.origin as ActionRecord['origin'],
+    from: r.from_addr, keys: r.keys, detail: r.detail, rev: r.rev,
+  };
 }
 
 const PANE_COLS = [
@@ -113,6 +137,8 @@ export class Statements {
   private readonly selectTransitions;
   private readonly selectTurns;
   private readonly selectCounters;
+  private readonly insertAction;
+  private readonly selectActions;
 
   constructor(db: Database.Database) {
     const paneSet = PANE_COLS.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`).join(', ');
@@ -140,6 +166,10 @@ export class Statements {
       'SELECT * FROM turns WHERE pane_id = ? ORDER BY start DESC LIMIT ?',
     );
     this.selectCounters = db.prepare<[], { key: string; count: number }>('SELECT key, count FROM counters ORDER BY key');
+    this.insertAction = db.prepare<ActionRow>(`INSERT INTO actions (${ACTION_COLS.join(', ')}) VALUES (${params(ACTION_COLS)})`);
+    this.selectActions = db.prepare<[string, number], ActionRow>(
+      'SELECT * FROM actions WHERE pane_id = ? ORDER BY at DESC, id DESC LIMIT ?',
+    );
   }
 
   write(w: QueuedWrite): void {
@@ -155,6 +185,9 @@ export class Statements {
         return;
       case 'counter':
         this.addCounter.run(w.key, w.delta);
+        return;
+      case 'action':
+        this.insertAction.run(actionRow(w.rec));
         return;
     }
   }
@@ -174,6 +207,10 @@ export class Statements {
 
   turns(paneId: string, limit: number): TurnRecord[] {
     return this.selectTurns.all(paneId, limit).map(turnRecord);
+  }
+
+  actions(paneId: string, limit: number): ActionRecord[] {
+    return this.selectActions.all(paneId, limit).map(actionRecord);
   }
 
   counters(): Counters {

@@ -1,12 +1,13 @@
 // Writes waiting for the next flush, oldest first. Writes that replace one another (a pane's upsert, a turn's
 // save, a counter's delta) share a slot, so a busy pane costs one row per flush, not one per change. Records are
 // copied: a caller may keep mutating its own object after handing it over.
-import type { Counters, PaneRecord, TransitionRecord, TurnRecord } from './records.js';
+import type { ActionRecord, Counters, PaneRecord, TransitionRecord, TurnRecord } from './records.js';
 
 export type QueuedWrite =
   | { kind: 'pane'; rec: PaneRecord }
   | { kind: 'transition'; rec: TransitionRecord }
   | { kind: 'turn'; rec: TurnRecord }
+  | { kind: 'action'; rec: ActionRecord }
   | { kind: 'counter'; key: string; delta: number };
 
 export class WriteQueue {
@@ -38,6 +39,13 @@ export class WriteQueue {
   transition(rec: TransitionRecord): string {
     const key = `t\0${this.seq++}`;
     this.put(key, { kind: 'transition', rec: { ...rec } });
+    return key;
+  }
+
+  /** Returns the write's key (an action is never replaced: each has its own). */
+  action(rec: ActionRecord): string {
+    const key = `a\0${this.seq++}`;
+    this.put(key, { kind: 'action', rec: { ...rec } });
     return key;
   }
 

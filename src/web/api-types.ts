@@ -1,6 +1,6 @@
 // The JSON the daemon serves (REST and /ws). Shared by the server and the dashboard (web/src), so both sides
 // agree at compile time. Times are epoch milliseconds.
-import type { AttachKind, Counters, SignalSource, TransitionRecord, TurnRecord } from '../store/records.js';
+import type { ActionKind, ActionOrigin, AttachKind, Counters, SignalSource, TransitionRecord, TurnRecord } from '../store/records.js';
 import type { MachineState, Tier } from '../analysis/types.js';
 import type { IterationRecord, TaskEvent, TaskRecord } from '../tasks/task-types.js';
 import type { HistoryHealth } from '../store/store-health.js';
@@ -52,12 +52,14 @@ export interface PaneView {
   /** The pane's screen, analysis or state code threw (it was caught: the pane is still watched); the last such
    * error and how many there were. Shown as "analysis error". null when none, or the pane is closed. */
   analysisError: AnalysisErrorView | null;
-  /** The screen's revision: it grows every time the pane's live edge changes. An action carries the revision the
-   * person acted on; the daemon refuses it (409) when the pane has changed since (issue 15). */
-  rev?: number;
+  /** The screen's revision: it grows every time what the pane shows changes (the visible rows, spinner frames,
+   * timers and blinks folded away), when it enters another state, and after keys are typed for an action. An action
+   * carries the revision the person acted on; the daemon refuses it (409) when the pane has changed since. 0 for a
+   * closed pane. */
+  rev: number;
   /** WAITING_APPROVAL with choices read from its live edge (a numbered menu, [y/N], (yes/no), a `#?` menu, "Press
    * Enter"); null otherwise. */
-  question?: QuestionView | null;
+  question: QuestionView | null;
   /** The machine the pane runs on, as configured: a remote's name (`daemon --remote`, config `remotes`) or a peer
    * daemon's name (`--peer`, config `peers`); absent for this machine's own panes (issue 16). */
   host?: string;
@@ -99,9 +101,8 @@ export interface PaneWhereView {
   sessionId?: string;
 }
 
-/** Who asked for keys to be typed into a pane (or for an ack or a jump). */
-export type ActionOrigin = 'dashboard' | 'cli' | 'top' | 'task' | 'api';
-export type ActionKind = 'answer' | 'reply' | 'interrupt' | 'ack' | 'focus' | 'keys';
+/** Who asked for keys to be typed into a pane (or for an ack or a jump), and what it was (src/store/records.ts). */
+export type { ActionOrigin, ActionKind };
 
 /** One thing a person (or a task) did to a pane, as history keeps it: GET /api/panes/:id/actions, ws `action`. */
 export interface ActionView {
@@ -125,8 +126,15 @@ export interface ActionView {
  * option the question does not offer, 401/403 as every mutation. */
 export interface AnswerRequest { option: string; rev: number }
 export interface ReplyRequest { text: string; rev: number }
+/** `rev`: any revision the pane showed in the state it is in now (a running pane redraws every frame; one from
+ * before it entered its state is stale). */
 export interface InterruptRequest { rev: number }
 export interface ActionResult { action: ActionView; pane: PaneView }
+/** POST /api/panes/:id/focus ("jump"): 200 with what was done. `focused` true when the person's terminal now shows
+ * the pane (tmux: their client selects it; iTerm2: the bridge activated the session); false with `how` saying where
+ * the pane runs (a `run` pane: "runs on HOST in /dev/pts/3 (pid 4242)") or why it could not be shown. 404 an
+ * unknown pane, 409 (StaleActionView) a closed one, 501 a daemon that cannot jump. */
+export interface FocusResult extends ActionResult { focused: boolean; how: string }
 export interface StaleActionView { error: string; pane: PaneView }
 
 /** An exception caught in a pane's pipeline (src/daemon/pane-fault.ts). */

@@ -10,6 +10,8 @@ import { StaticFiles } from './static-files.js';
 import { parseHookBody } from '../hooks/hook-body.js';
 import { WsHub, type HubOptions } from './ws-hub.js';
 import { registerTaskRoutes } from './task-routes.js';
+import { registerFocusRoute } from './focus-route.js';
+import { registerActionRoutes } from './action-routes.js';
 import { FEED_FULL_CLOSE_CODE, FeedSlots } from './feed-slots.js';
 import { StoreError } from '../store/store-error.js';
 import type { HealthView } from './api-types.js';
@@ -52,6 +54,8 @@ export function buildApp(opts: AppOptions): App {
   const unsubscribe = api.subscribe((m) => {
     hub.publish(m);
     if (m.type === 'transition') hub.flushPane(m.transition.paneId);
+    // The pane's new revision goes out with the action that spent the old one.
+    if (m.type === 'action') hub.flushPane(m.action.paneId);
   });
 
   app.addHook('onRequest', async (req, reply) => {
@@ -106,7 +110,8 @@ export function buildApp(opts: AppOptions): App {
   app.get<{ Params: { id: string } }>('/api/panes/:id', async (req, reply) => api.pane(req.params.id) ?? notFound(reply));
   app.get<{ Params: { id: string } }>('/api/panes/:id/screen', async (req, reply) => {
     const text = api.screen(req.params.id);
-    return text === null ? notFound(reply) : { text };
+    // The revision the text belongs to: an action made on this screen carries it.
+    return text === null ? notFound(reply) : { text, rev: api.pane(req.params.id)?.rev ?? 0 };
   });
   app.get<{ Params: { id: string }; Querystring: { limit?: string } }>('/api/panes/:id/transitions', async (req, reply) => {
     const limit = parseLimit(req.query.limit);
@@ -118,7 +123,6 @@ export function buildApp(opts: AppOptions): App {
     if (limit === null) return reply.code(400).send({ error: `limit must be a whole number from 1 to ${MAX_LIMIT}` });
     return api.turns(req.params.id, limit) ?? notFound(reply);
   });
-  app.post<{ Params: { id: string } }>('/api/panes/:id/ack', async (req, reply) => api.ack(req.params.id, 'dashboard') ?? notFound(reply));
   app.get('/api/stats', async () => api.stats());
   // An agent's hook (`termsupervisor hook`): 200 delivered to a pane, 202 accepted but no pane matched.
   app.post('/api/hooks', async (req, reply) => {
@@ -130,6 +134,8 @@ export function buildApp(opts: AppOptions): App {
   });
 
   registerTaskRoutes(app, api);
+  registerFocusRoute(app, api);
+  registerActionRoutes(app, api);
 
   // Websockets: the dashboard feed and the link endpoints share the server's upgrade event.
   const wssFeed = new WebSocketServer({ noServer: true, maxPayload: MAX_DASHBOARD_MESSAGE });

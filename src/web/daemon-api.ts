@@ -1,7 +1,7 @@
 // What the web layer needs from the daemon: read views, the person's ack, a live feed, and the doors through
 // which panes and bridges connect. The daemon implements it; the web layer never reaches past it.
 import type { WebSocket } from 'ws';
-import type { HistoryHealth, PaneView, StatsView, TaskDetailView, TaskView, TransitionView, TurnView, WsMessage } from './api-types.js';
+import type { ActionOrigin, ActionResult, ActionView, AnswerRequest, FocusResult, HistoryHealth, InterruptRequest, PaneView, ReplyRequest, StatsView, TaskDetailView, TaskView, TransitionView, TurnView, WsMessage } from './api-types.js';
 import type { HookBody } from '../hooks/hook-body.js';
 
 /** What became of one agent hook event: the pane it was delivered to, or none (counted as `hook.unmatched`). */
@@ -33,8 +33,36 @@ export interface DaemonApi {
   hook?(body: HookBody): HookReply;
   /** Why keys may not be typed into this pane (a remote whose config does not allow it: 403), or null. */
   typingRefusal?(id: string): string | null;
+  /** Jump to a live pane: make the person's terminal show it where its source can (tmux, iTerm2), else say where
+   * it runs; recorded as an action of kind `focus`. Null for an unknown pane. Absent: this daemon cannot (501). */
+  focus?(id: string, origin: ActionOrigin, from: string): Promise<FocusResult | null>;
   /** Supervised tasks (docs/tasks.md). Absent: this daemon runs none (501). */
   tasks?: TaskApi;
+  /** Answer, reply, interrupt, ack with history (src/daemon/pane-actions.ts). Absent: this daemon types nothing
+   * (501; ack still works, unrecorded). */
+  actions?: PaneActionApi;
+}
+
+/** Who asks for an action: the client's own name (header x-termsupervisor-client) and its address. */
+export interface ActionClient {
+  origin: ActionOrigin;
+  from: string;
+}
+
+/** An action done (200), or refused with the status and the pane as it is now (null for an unknown pane). */
+export type ActionOutcome = { ok: true; result: ActionResult } | { ok: false; status: 400 | 403 | 404 | 409 | 503; error: string; pane: PaneView | null };
+
+/** What /api/panes/:id/{answer,reply,interrupt,ack,actions} ask of the daemon (bodies already validated). */
+export interface PaneActionApi {
+  answer(id: string, body: AnswerRequest, client: ActionClient): Promise<ActionOutcome>;
+  reply(id: string, body: ReplyRequest, client: ActionClient): Promise<ActionOutcome>;
+  interrupt(id: string, body: InterruptRequest, client: ActionClient): Promise<ActionOutcome>;
+  ack(id: string, client: ActionClient): PaneView | null;
+  /** An action that types nothing (a jump to the pane), kept and published like the others; null for an unknown
+   * pane. `detail`: its result in words. */
+  note(id: string, kind: 'focus', client: ActionClient, detail: string): ActionView | null;
+  /** Newest first; null for an unknown pane. */
+  list(id: string, limit: number): ActionView[] | null;
 }
 
 /** What /api/tasks asks of the daemon; refusals are thrown (TaskSpecError, TaskNotFoundError, TaskConflictError). */

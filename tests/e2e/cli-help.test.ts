@@ -42,6 +42,12 @@ const COMMANDS: Record<string, () => string[]> = {
   status: () => parserOptions('status.ts'),
   wait: () => parserOptions('wait.ts'),
   doctor: () => parserOptions('doctor.ts'),
+  top: () => parserOptions('top/top.ts'),
+  send: () => ['rev', 'json', 'daemon'],
+  answer: () => ['rev', 'json', 'daemon'],
+  interrupt: () => ['rev', 'json', 'daemon'],
+  ack: () => ['all', 'json', 'daemon'],
+  focus: () => ['json', 'daemon'],
   task: () => [...START_VALUES, 'judge', 'json', 'limit', 'iterations', 'budget', 'daemon'],
 };
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;

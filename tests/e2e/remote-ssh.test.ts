@@ -138,6 +138,16 @@ describe.skipIf(missing !== null)('daemon with remotes (real sshd, real tmux)', 
     const ra = await states(dm, rid, ['RUNNING', 'WAITING_APPROVAL'], 4);
     expect(ra[1]!.line).toContain('Proceed? [y/N]');
     expect(ra.map((t) => t.rule)).toEqual(la.map((t) => t.rule));
+    // Answering the remote's question from the API is typing: refused (403, nothing typed), as its config says.
+    const asking = (await pane(dm, rid))!;
+    const answer = await fetch(`${dm.url}/api/panes/${encodeURIComponent(rid)}/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${dm.token}` },
+      body: JSON.stringify({ option: asking.question?.options[0]?.id ?? 'y', rev: asking.rev }),
+    });
+    expect(answer.status).toBe(403);
+    expect(((await answer.json()) as { error: string }).error).toMatch(/devbox.*allow_typing/);
+    expect((await pane(dm, rid))!.state).toBe('WAITING_APPROVAL');
     for (const [tmux, p] of [[local, l], [devbox.tmux, r]] as const) tmux.type(p, 'y');
     await states(dm, lid, ['RUNNING', 'DONE'], 6);
     await states(dm, rid, ['RUNNING', 'DONE'], 6);

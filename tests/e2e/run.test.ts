@@ -164,7 +164,8 @@ describe('termsupervisor run without a terminal', () => {
     if (code === undefined) child.kill('SIGKILL');
     expect(code).toBe(0);
     expect(out).toMatch(/(^|[\r\n])hi\r?\n/);
-    expect(err).toBe('');
+    // Nothing on stderr but the one line saying no daemon watches it (--quiet would silence that too).
+    expect(err).toMatch(/^termsupervisor: no daemon running: this pane runs unwatched [^\n]*\n$/);
     const log = readFileSync(s.log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as LogLine);
     expect(log[0]).toMatchObject({ kind: 'pane_start', cols: 80, rows: 24 });
     expect(log.at(-1)).toMatchObject({ kind: 'pane_exit', exit_code: 0 });

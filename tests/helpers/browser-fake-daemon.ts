@@ -16,7 +16,7 @@ export function paneView(id: string, over: Partial<PaneView> = {}): PaneView {
   const now = Date.now();
   return {
     id, name: id, program: 'shell', state: 'IDLE', since: now, startedAt: now, source: 'profile', tier: 2, rule: 'shell.prompt', line: '$ ',
-    stalled: false, cols: 100, rows: 30, attach: 'run', command: 'bash', alive: true, needsYou: false, edge: ['$ '], shellIntegration: false, exitCodeUnknown: false, analysisError: null, ...over,
+    stalled: false, cols: 100, rows: 30, attach: 'run', command: 'bash', alive: true, needsYou: false, edge: ['$ '], shellIntegration: false, exitCodeUnknown: false, analysisError: null, rev: 1, question: null, ...over,
   };
 }
 

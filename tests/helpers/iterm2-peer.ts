@@ -85,6 +85,7 @@ export async function bridgeApp(): Promise<BridgeApp> {
   const r = testRegistry({
     onLink: (kind, ws, remote) => (kind === 'iterm2' ? bridges!.accept(ws, remote) : links!.accept(ws, remote)),
     sendText: (id, text) => bridges?.sendText(id, text) ?? false,
+    focusDoors: { iterm2: (id) => bridges?.activate(id) ?? null },
   });
   bridges = new Iterm2Bridges(r.registry, r.log.logger);
   links = new PaneLinks(r.registry, r.log.logger);

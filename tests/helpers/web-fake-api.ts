@@ -17,7 +17,7 @@ export const TOKEN = 'test-token-0123456789abcdef';
 export function fakePane(id: string, over: Partial<PaneView> = {}): PaneView {
   return {
     id, name: id, program: 'shell', state: 'IDLE', since: 1_000, startedAt: 1_000, source: 'profile', tier: 2, rule: 'shell.prompt',
-    line: '$ ', stalled: false, cols: 80, rows: 24, attach: 'run', command: 'bash', alive: true, needsYou: false, edge: ['$ '], shellIntegration: false, exitCodeUnknown: false, analysisError: null, ...over,
+    line: '$ ', stalled: false, cols: 80, rows: 24, attach: 'run', command: 'bash', alive: true, needsYou: false, edge: ['$ '], shellIntegration: false, exitCodeUnknown: false, analysisError: null, rev: 1, question: null, ...over,
   };
 }
 

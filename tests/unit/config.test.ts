@@ -53,6 +53,15 @@ describe('defaults', () => {
     expect(typeof cfg.patterns.shell.use_bracketed_paste).toBe('boolean');
   });
 
+  it("the keys a program's menu takes are one of the known styles; the question shapes compile", () => {
+    const cfg = loadConfig({ overrides: { actions: { keys: { claude: { menu: 'arrows' } } } } });
+    expect(cfg.actions.keys['claude']).toEqual({ menu: 'arrows', interrupt: 'Esc' });
+    expect(cfg.patterns.questions.numbered_option).toBeInstanceOf(RegExp);
+    expect(problemsOf(() => loadConfig({ overrides: { actions: { keys: { codex: { menu: 'mouse' } } } } }))).toEqual([
+      'actions.keys.codex.menu: "mouse" is not one of digit, digit_enter, arrows, buttons',
+    ]);
+  });
+
   it('a missing default user file is fine', () => {
     expect(loadConfig({ defaultUserPath: join(dir, 'nope', 'config.json') }).thresholds.stability_s).toBe(1);
   });
@@ -144,8 +153,10 @@ describe('refused, with the key path and the reason', () => {
   });
 
   it('not JSON, or a missing explicit file', () => {
-    const p = file('broken.json', '{"thresholds": {"tick_s": 0.2,}}');
-    expect(problemsOf(() => loadConfig({ path: p }))[0]).toContain('not valid JSON');
+    const p = file('broken.json', '{\n  "thresholds": {"tick_s": 0.2 "tick_s": 0.3}\n}');
+    expect(problemsOf(() => loadConfig({ path: p }))[0]).toMatch(/not valid JSON: CommaExpected at line 2, column 32/);
+    // Trailing commas are JSONC, as in VS Code's and the agents' settings files.
+    expect(loadConfig({ path: file('trailing.json', '{"thresholds": {"tick_s": 0.2,},}') }).thresholds.tick_s).toBe(0.2);
     expect(problemsOf(() => loadConfig({ path: join(dir, 'missing.json') }))[0]).toContain('cannot read');
   });
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan, hookStatus, planInstall, planUninstall, settingsFile } from '../../src/hooks/install.js';
-import { CODEX_MARKER, installCodexNotify, parseStringArray, uninstallCodexNotify } from '../../src/hooks/codex-toml.js';
+import { CODEX_MARKER, currentNotify, installCodexNotify, uninstallCodexNotify } from '../../src/hooks/codex-toml.js';
 import { CLAUDE_EVENTS, GEMINI_EVENTS, QWEN_EVENTS } from '../../src/hooks/agents.js';
 import { hooksCommand } from '../../src/cli/hooks.js';
 import { ROOT } from '../helpers/screen.js';
@@ -107,21 +107,68 @@ describe('Claude Code settings.json', () => {
     expect(statSync(real).mode & 0o777).toBe(0o640);
   });
 
-  it('refuses a file with comments or one it cannot read, and leaves it as it was', () => {
+  it('keeps a file with comments as it was around our hooks; refuses one it cannot read, and leaves it as it was', () => {
     const h = home({ '.claude/settings.json': 'claude-settings-comments.json' });
     const file = settingsFile('claude', { home: h });
     const before = readFileSync(file, 'utf8');
-    const plan = planInstall('claude', PROGRAM, { home: h });
-    expect(plan.result).toMatchObject({ status: 'refused', reason: expect.stringMatching(/comments/) });
-    expect(applyPlan(plan).backup).toBeNull();
+    expect(install('claude', h).plan.result.status).toBe('changed');
+    expect(readFileSync(file, 'utf8')).toContain('// my model');
+    uninstall('claude', h);
     expect(readFileSync(file, 'utf8')).toBe(before);
 
-    for (const [text, why] of [['{"hooks": [1]}', /"hooks" is not an object/], ['{"hooks": {"Stop": {}}}', /hooks\.Stop is not a list/], ['[1]', /not a JSON object/], ['{"a": ', /not valid JSON/]] as const) {
+    for (const [text, why] of [['{"hooks": [1]}', /"hooks" is not an object/], ['{"hooks": {"Stop": {}}}', /hooks\.Stop is not a list/], ['[1]', /not a JSON object/], ['{"a": ', /not valid JSON \(ValueExpected at line 1, column 7\)/]] as const) {
       writeFileSync(file, text);
-      expect(planInstall('claude', PROGRAM, { home: h }).result, text).toMatchObject({ status: 'refused', reason: expect.stringMatching(why) });
+      const plan = planInstall('claude', PROGRAM, { home: h });
+      expect(plan.result, text).toMatchObject({ status: 'refused', reason: expect.stringMatching(why) });
+      expect(applyPlan(plan).backup).toBeNull();
+      expect(readFileSync(file, 'utf8')).toBe(text);
     }
   });
 });
+
+describe('settings files in every style (comments, trailing commas, CRLF, tabs, unicode, minified)', () => {
+  const STYLES = ['styles-comments-trailing.jsonc', 'styles-comment-only.jsonc', 'styles-crlf-4space.json', 'styles-minified.json', 'styles-empty-object.json', 'claude-settings.json', 'gemini-settings.json'];
+  const AGENTS = [['claude', '.claude/settings.json'], ['gemini', '.gemini/settings.json'], ['qwen', '.qwen/settings.json']] as const;
+  for (const style of STYLES) {
+    for (const [agent, rel] of AGENTS) {
+      it(`${agent}, ${style}: install adds only our entries, is idempotent, and uninstall restores the file byte for byte`, () => {
+        const h = home({ [rel]: style });
+        const file = settingsFile(agent, { home: h });
+        const original = readFileSync(file, 'utf8');
+        expect(install(agent, h).plan.result.status).toBe('changed');
+        const installed = readFileSync(file, 'utf8');
+        // Every line of the person's file is still there, in order (our entries are whole lines or inserted text).
+        expect(isSubsequence(original, installed), installed).toBe(true);
+        if (original.includes('\r\n')) expect(installed.replace(/\r\n/g, '')).not.toContain('\n');
+        expect(new Set(hookStatus(agent, { home: h }).missing)).toEqual(new Set());
+        expect(install(agent, h).plan.result.status).toBe('unchanged');
+        expect(uninstall(agent, h).plan.result.status).toBe('changed');
+        expect(readFileSync(file, 'utf8')).toBe(original);
+      });
+    }
+  }
+
+  it("a group shared by the person's hook and ours keeps theirs, byte for byte, when ours moves to its own group", () => {
+    const h = home({ '.claude/settings.json': 'styles-tabs-shared-group-no-eol.json' });
+    const file = settingsFile('claude', { home: h });
+    expect(install('claude', h).plan.result.status).toBe('changed');
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('\t\t\t\t\t{"type": "command", "command": "echo 🔒 guard"}');
+    expect(text.endsWith('}')).toBe(true); // no final newline added
+    const s = JSON.parse(text) as { hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ command: string }> }>> };
+    expect(s.hooks['PreToolUse']![0]).toEqual({ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo 🔒 guard' }] });
+    expect(s.hooks['PreToolUse']!.filter((g) => g.hooks.some((x) => x.command.endsWith('hook claude PreToolUse')))).toHaveLength(1);
+    uninstall('claude', h);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ theme: 'Dracula', hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo 🔒 guard' }] }] } });
+  });
+});
+
+/** `small`'s characters appear in `big` in the same order (what an edit that only inserts leaves). */
+function isSubsequence(small: string, big: string): boolean {
+  let i = 0;
+  for (let j = 0; j < big.length && i < small.length; j++) if (big[j] === small[i]) i++;
+  return i === small.length;
+}
 
 describe('Gemini CLI settings.json', () => {
   it('adds its events, keeps tabs and the user hook; uninstall restores it exactly', () => {
@@ -239,20 +286,28 @@ describe('Codex config.toml notify', () => {
     }
   });
 
-  it('refuses shapes it cannot edit safely', () => {
-    expect(installCodexNotify('[notify]\nprogram = "x"\n', PROGRAM)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/\[notify\] table/) });
+  it('refuses shapes it cannot edit safely, naming the place of a syntax error', () => {
+    expect(installCodexNotify('[notify]\nprogram = "x"\n', PROGRAM)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/notify as a table/) });
     expect(installCodexNotify('notify.program = "x"\n', PROGRAM)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/dotted key/) });
-    expect(installCodexNotify('notify = [\n  "x",\n]\n', PROGRAM)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/cannot read/) });
-    expect(installCodexNotify('model = "unclosed\n', PROGRAM)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/unclosed string/) });
-    expect(installCodexNotify('x = """never closed\n', PROGRAM)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/multi-line string/) });
+    expect(installCodexNotify('notify = [\n  "x",\n]\n', PROGRAM)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/already set to \["x"\]/) });
+    expect(installCodexNotify('notify = "x"\n', PROGRAM)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/cannot read/) });
+    expect(installCodexNotify('model = "unclosed\n', PROGRAM)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/not valid TOML .*line 1, column 18/) });
+    expect(installCodexNotify('x = """never closed\n', PROGRAM)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/unfinished string, line 1/) });
+    // Our notify spread over lines by a person: read, but not edited in place.
+    const spread = `notify = [\n  "${PROGRAM}",\n  "hook", "codex",\n]\n`;
+    expect(uninstallCodexNotify(spread)).toMatchObject({ status: 'refused', reason: expect.stringMatching(/several lines/) });
   });
 
-  it('reads one-line string arrays as TOML spells them', () => {
-    expect(parseStringArray(` ["a", 'b\\c', "d\\"e\\u00e9"] # c`)).toEqual(['a', 'b\\c', 'd"eé']);
-    expect(parseStringArray('["a",]')).toEqual(['a']);
-    expect(parseStringArray('"a"')).toBeNull();
-    expect(parseStringArray('["a", 1]')).toBeNull();
-    expect(parseStringArray('["a"] x')).toBeNull();
+  it('reads notify as TOML spells it (literal and escaped strings, quoted keys), and places our line past header look-alikes', () => {
+    expect(currentNotify(`"notify" = ['a', "b\\u00e9"] # c\n`)).toEqual(['a', 'bé']);
+    expect(currentNotify('model = "x"\n')).toBeNull();
+    expect(currentNotify('[t]\nnotify = ["x"]\n')).toBeNull(); // a table's key, not the top-level one
+    // A line starting with "[" inside a multi-line string or array is not a table header.
+    const tricky = 'doc = """\n[not a table]\n"""\nxs = [\n  [1, 2],\n]\n\n[tui]\nx = 1\n';
+    const added = installCodexNotify(tricky, PROGRAM);
+    if (added.status !== 'changed') throw new Error(JSON.stringify(added));
+    expect(added.text).toBe(tricky.replace('\n\n[tui]', `\n\n${CODEX_MARKER}\nnotify = ["${PROGRAM}", "hook", "codex"]\n\n[tui]`));
+    expect(uninstallCodexNotify(added.text)).toMatchObject({ status: 'changed', text: tricky });
   });
 });
 

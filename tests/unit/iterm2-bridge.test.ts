@@ -136,6 +136,48 @@ describe('iTerm2 bridge: sessions are panes', () => {
   });
 });
 
+describe('iTerm2 bridge: jump to a session', () => {
+  const jump = (b: BridgeApp) =>
+    fetch(`http://127.0.0.1:${b.port}/api/panes/${encodeURIComponent(PANE)}/focus`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'x-termsupervisor-client': 'top' } });
+
+  it('POST focus asks the bridge to activate the session and answers with what iTerm2 did', async () => {
+    const b = await setup();
+    const { peer, r } = b;
+    peer.sessions({ session: 'S1' });
+    peer.variable('S1', 'tty', '/dev/ttys004');
+    await until(() => r.registry.pane(PANE)?.where?.tty === '/dev/ttys004', 'the tty');
+    expect(r.registry.pane(PANE)!.where).toEqual({ sessionId: 'S1', tty: '/dev/ttys004' });
+
+    const asked = jump(b);
+    const req = await peer.probe.waitFor((m) => m.type === 'activate', 'activate');
+    expect(req).toEqual({ type: 'activate', session: 'S1', id: expect.any(Number) });
+    peer.send({ type: 'activated', session: 'S1', id: req['id'], ok: true });
+    const res = await asked;
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ focused: true, how: expect.stringContaining('iTerm2 shows the session'), action: { kind: 'focus', origin: 'top', paneId: PANE } });
+
+    // iTerm2 refused (the session went away meanwhile): said so, not a success.
+    const again = jump(b);
+    const req2 = await peer.probe.waitFor((m) => m.type === 'activate' && m['id'] !== req['id'], 'a second activate');
+    peer.send({ type: 'activated', session: 'S1', id: req2['id'], ok: false, error: 'no such session' });
+    expect(await (await again).json()).toMatchObject({ focused: false, how: 'iTerm2 refused: no such session' });
+    // An answer nobody asked for is ignored; a malformed one refused like any bad message.
+    peer.send({ type: 'activated', session: 'S1', id: 999, ok: true });
+    peer.send({ type: 'activated', session: 'S1', id: 'x', ok: true });
+    await until(() => b.bridges.refused === 1, 'the malformed answer refused');
+  });
+
+  it('a bridge that goes away before answering ends the jump at once', async () => {
+    const b = await setup();
+    b.peer.sessions({ session: 'S1' });
+    await until(() => b.r.registry.liveCount === 1, 'the pane');
+    const asked = jump(b);
+    await b.peer.probe.waitFor((m) => m.type === 'activate', 'activate');
+    await b.peer.close();
+    expect(await (await asked).json()).toMatchObject({ focused: false, how: 'the iTerm2 bridge went away before it answered' });
+  });
+});
+
 describe('iTerm2 bridge: the link', () => {
   it('refuses malformed and unknown messages with a logged reason; the link survives', async () => {
     const b = await setup();

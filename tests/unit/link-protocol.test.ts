@@ -9,6 +9,7 @@ describe('valid messages', () => {
   it.each<[string, string, LinkMessage]>([
     ['hello', j(hello), hello as LinkMessage],
     ['hello with pid', j({ ...hello, pid: 4242 }), { ...hello, pid: 4242 } as LinkMessage],
+    ['hello with where it runs', j({ ...hello, pid: 7, host: 'box.local', tty: '/dev/pts/3' }), { ...hello, pid: 7, host: 'box.local', tty: '/dev/pts/3' } as LinkMessage],
     ['hello with a mark nonce', j({ ...hello, markNonce: 'ab'.repeat(16) }), { ...hello, markNonce: 'ab'.repeat(16) } as LinkMessage],
     ['hello without agent is auto', j({ ...hello, agent: undefined }), { ...hello, agent: 'auto' } as LinkMessage],
     ['hello with id characters . _ : @ -', j({ ...hello, id: 'tmux:s1.p2@host_a-b' }), { ...hello, id: 'tmux:s1.p2@host_a-b' } as LinkMessage],
@@ -49,6 +50,8 @@ describe('refused messages', () => {
     ['no type', j({ data: 'x' }), /unknown message type/],
     ['a type that is not a string', j({ type: ['output'] }), /unknown message type/],
     ['a huge unknown type is cut in the reason', j({ type: 'y'.repeat(10_000) }), /^unknown message type "y{39}$/],
+    ['hello with a host too long to be one', j({ ...hello, host: 'h'.repeat(254) }), /host/],
+    ['hello with a tty that is not a string', j({ ...hello, tty: 3 }), /tty/],
     ['hello with wrong version', j({ ...hello, v: 2 }), /protocol version 2 is not 1/],
     ['hello with a mark nonce that is no hex token', j({ ...hello, markNonce: 'x;nonce=1' }), /^markNonce:/],
     ['hello with a mark nonce too short to be one', j({ ...hello, markNonce: 'ab' }), /^markNonce:/],

@@ -88,8 +88,8 @@ describe('remotes config and --remote', () => {
     expect(problems('devbox')).toEqual(['remotes: expected a list, got string "devbox"']);
   });
 
-  it('--remote may be given more than once', () => {
-    const a = parseArgs(['--remote', 'a', '--remote=me@b:22', '--port', '0'], { values: ['port'], flags: [], lists: ['remote'] });
+  it('--remote may be given more than once (the daemon command reads it so)', () => {
+    const a = parseArgs(['--remote', 'a', '--remote=me@b:22', '--port', '0'], { values: ['port', 'remote'], flags: [], multiple: ['remote'] });
     expect(a.lists.get('remote')).toEqual(['a', 'me@b:22']);
     expect(a.options.get('port')).toBe('0');
   });

@@ -198,27 +198,52 @@ describe('retention', () => {
       s.saveTurn(turn({ paneId: id, start: old - 5_000, end: old - 1_000, result: 'done' }));
       s.saveTurn(turn({ paneId: id, start: old - 500 })); // still open
       s.saveTurn(turn({ paneId: id, start: recent, end: recent + 1, result: 'failed' }));
+      s.addAction({ paneId: id, at: old - 1_000, kind: 'answer', origin: 'dashboard', from: '127.0.0.1', keys: '2', detail: 'Yes', rev: 3 });
+      s.addAction({ paneId: id, at: recent, kind: 'ack', origin: 'cli', from: '127.0.0.1', keys: '', detail: '', rev: 4 });
     }
     return s;
   }
 
   it('deletes old transitions, old finished turns and panes closed before the cutoff, with their history', () => {
     const s = seeded(30);
-    expect(s.prune()).toEqual({ transitions: 4, turns: 5, panes: 1 });
+    expect(s.prune()).toEqual({ transitions: 4, actions: 4, turns: 5, panes: 1 });
     expect(s.panes().map((p) => p.id).sort()).toEqual(['closed-recent', 'open']);
     expect(s.transitions('open').map((t) => t.at)).toEqual([recent]);
+    expect(s.actions('open').map((a) => [a.at, a.kind])).toEqual([[recent, 'ack']]);
+    expect(s.actions('closed-old')).toEqual([]);
     expect(s.turns('open').map((t) => t.start)).toEqual([recent, old - 500]);
     expect(s.transitions('closed-old')).toEqual([]);
     expect(s.turns('closed-old')).toEqual([]);
-    expect(s.prune()).toEqual({ transitions: 0, turns: 0, panes: 0 });
+    expect(s.prune()).toEqual({ transitions: 0, actions: 0, turns: 0, panes: 0 });
     // an explicit now moves the cutoff
     expect(s.prune(now + 30 * DAY_MS)!.panes).toBe(1);
   });
 
   it('keeps everything when retentionDays is 0', () => {
     const s = seeded(0);
-    expect(s.prune(now * 10)).toEqual({ transitions: 0, turns: 0, panes: 0 });
+    expect(s.prune(now * 10)).toEqual({ transitions: 0, actions: 0, turns: 0, panes: 0 });
     expect(s.panes()).toHaveLength(3);
+  });
+});
+
+describe('actions', () => {
+  it('are kept newest first with who, from where and what, shown from memory until committed, and survive a reopen', () => {
+    const path = join(tmp.make(), 'history.db');
+    const s = store(path);
+    const a = { paneId: 'p', at: 1_000, kind: 'answer' as const, origin: 'dashboard' as const, from: '127.0.0.1', keys: '↓ Enter', detail: 'Yes, always', rev: 7 };
+    const b = { ...a, at: 2_000, kind: 'keys' as const, origin: 'task' as const, from: '', keys: 'continue Enter', detail: 'continue', rev: null };
+    let saved: boolean | null = null;
+    s.addAction(a, (ok) => (saved = ok));
+    s.addAction(b);
+    // Not flushed yet (flushMs is an hour): a read shows the queued rows, newest first.
+    expect(s.actions('p')).toEqual([b, a]);
+    expect(s.actions('p', 1)).toEqual([b]);
+    s.flush();
+    expect(saved).toBe(true);
+    expect(onDisk<{ n: number }>(path, 'SELECT count(*) AS n FROM actions').n).toBe(2);
+    s.close();
+    open.splice(open.indexOf(s), 1);
+    expect(store(path).actions('p')).toEqual([b, a]);
   });
 });
 

@@ -12,7 +12,7 @@ const cfg = { ...loadConfig().tasks, cooldown_s: 0.5, ready_stable_s: 0.5, settl
 
 /** A pane whose program reacts to typed prompts as the test scripts it. */
 class ScriptedPane implements PaneAccess {
-  v: PaneView = { id: 'p', name: 'p', program: 'generic', state: 'IDLE', since: Date.now(), startedAt: Date.now(), source: 'timer', tier: 0, rule: '', line: '', stalled: false, cols: 80, rows: 24, attach: 'run', command: 'agent', alive: true, needsYou: false, edge: [], shellIntegration: false, exitCodeUnknown: false, analysisError: null };
+  v: PaneView = { id: 'p', name: 'p', program: 'generic', state: 'IDLE', since: Date.now(), startedAt: Date.now(), source: 'timer', tier: 0, rule: '', line: '', stalled: false, cols: 80, rows: 24, attach: 'run', command: 'agent', alive: true, needsYou: false, edge: [], shellIntegration: false, exitCodeUnknown: false, analysisError: null, rev: 0, question: null };
   text = '> ';
   typed: string[] = [];
   typable = true;

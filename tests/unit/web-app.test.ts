@@ -37,7 +37,7 @@ describe('panes', () => {
     const f = app().app.fastify;
     expect((await f.inject({ url: '/api/panes' })).json()).toEqual([fakePane('p1')]);
     expect((await f.inject({ url: '/api/panes/p1' })).json()).toEqual(fakePane('p1'));
-    expect((await f.inject({ url: '/api/panes/p1/screen' })).json()).toEqual({ text: 'screen of p1' });
+    expect((await f.inject({ url: '/api/panes/p1/screen' })).json()).toEqual({ text: 'screen of p1', rev: 1 });
   });
 
   it('an unknown pane is 404 on every per-pane route', async () => {

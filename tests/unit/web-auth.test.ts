@@ -31,7 +31,8 @@ describe('loopback app', () => {
     const no = await t.app.fastify.inject({ method: 'POST', url: '/api/panes/p1/ack' });
     expect(no.statusCode).toBe(401);
     expect(t.api.acks).toEqual([]);
-    const yes = await t.app.fastify.inject({ method: 'POST', url: '/api/panes/p1/ack', headers: BEARER });
+    // The client names itself (x-termsupervisor-client): the ack's rule says who (ack.dashboard).
+    const yes = await t.app.fastify.inject({ method: 'POST', url: '/api/panes/p1/ack', headers: { ...BEARER, 'x-termsupervisor-client': 'dashboard' } });
     expect(yes.statusCode).toBe(200);
     expect(yes.json()).toMatchObject({ id: 'p1', state: 'IDLE', needsYou: false });
     expect(t.api.acks).toEqual([{ id: 'p1', by: 'dashboard' }]);

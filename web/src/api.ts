@@ -60,7 +60,8 @@ export const api = {
   screen: (id: string) => getJson<{ text: string }>(`${pane(id)}/screen`),
   stats: () => getJson<StatsView>('/api/stats'),
   ack: async (id: string): Promise<void> => {
-    await request(`${pane(id)}/ack`, { method: 'POST' });
+    // The client names itself: history keeps who acked (origin dashboard, rule ack.dashboard).
+    await request(`${pane(id)}/ack`, { method: 'POST', headers: { 'x-termsupervisor-client': 'dashboard' } });
   },
   /** Tasks, newest first: one pane's, or every pane's. */
   tasks: (paneId?: string, limit = 500) => getJson<TaskView[]>(`/api/tasks?limit=${limit}${paneId ? `&pane=${encodeURIComponent(paneId)}` : ''}`),

@@ -40,13 +40,18 @@ export type BridgeMessage =
   | { type: 'variable'; session: string; name: Iterm2Variable; value: string | number | null }
   /** The session became the one the person is looking at (key window, selected tab, active pane). */
   | { type: 'focus'; session: string }
-  | { type: 'key'; session: string; key: Iterm2Key };
+  | { type: 'key'; session: string; key: Iterm2Key }
+  /** The answer to an `activate`: whether iTerm2 did it (`error` says why not). */
+  | { type: 'activated'; session: string; id: number; ok: boolean; error?: string };
 
 /** What the daemon sends to the bridge. */
 export type DaemonToBridge =
   | { type: 'welcome'; v: number; daemon: string }
   /** Type `text` into the session as if the person had (only for supervised runs the person asked for). */
-  | { type: 'send_text'; session: string; text: string };
+  | { type: 'send_text'; session: string; text: string }
+  /** Show the session to the person (a jump): select its tab, bring its window to the front. Answered by `activated`
+   * with the same `id`. */
+  | { type: 'activate'; session: string; id: number };
 
 /** iTerm2 session ids are GUIDs; "iterm2:" + this must still be a pane id (at most 80 characters). */
 const SESSION_ID = /^[A-Za-z0-9._:@-]{1,64}$/;
@@ -63,6 +68,8 @@ const MAX_SESSIONS = 256;
 const MAX_DIMENSION = 1000;
 /** A row holds at most MAX_DIMENSION cells; combining marks and emoji take several code points per cell. */
 const MAX_ROW_CHARS = 4 * MAX_DIMENSION;
+/** Why iTerm2 refused an activate: a message, shown to the person. */
+const MAX_ERROR = 500;
 /** Text a supervised run may type in one message. */
 export const MAX_SEND_TEXT = 64 << 10;
 
@@ -141,6 +148,16 @@ export function parseBridgeMessage(raw: string): BridgeMessage {
       return { type: 'focus', session: sessionId(o) };
     case 'key':
       return { type: 'key', session: sessionId(o), key: oneOf(o, 'key', ITERM2_KEYS) };
+    case 'activated': {
+      if (typeof o['ok'] !== 'boolean') throw new BridgeMessageError('ok: expected true or false');
+      return {
+        type: 'activated',
+        session: sessionId(o),
+        id: range(o, 'id', 1, Number.MAX_SAFE_INTEGER),
+        ok: o['ok'],
+        ...(o['error'] != null && { error: str(o, 'error', MAX_ERROR) }),
+      };
+    }
     default:
       throw new BridgeMessageError(`unknown message type ${JSON.stringify(o['type'])?.slice(0, 40)}`);
   }

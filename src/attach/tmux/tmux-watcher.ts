@@ -10,8 +10,9 @@
 //     reading a client while a pane's pipeline is backlogged, so a flood ends in a pause, never in a stall or an
 //     unbounded buffer. (A session no one else is attached to is read by tmux no faster than its control clients
 //     take the output: there a flood is slowed to the daemon's pace instead, and nothing is lost.);
-//   - nothing is ever typed, resized or killed: the only commands sent are list-panes, display-message,
-//     capture-pane, refresh-client -B (subscriptions) and refresh-client -A (resume a paused pane).
+//   - nothing is resized or killed: the commands sent are list-panes, display-message, capture-pane,
+//     refresh-client -B (subscriptions) and refresh-client -A (resume a paused pane); keys only for a task or an
+//     action the person asked for (sendText), and a jump's select-window / select-pane / switch-client (run()).
 // Sessions are attached oldest-activity first, so attaching does not change which session plain `tmux attach`
 // picks (the most recently active one). A pane in a window linked into several sessions is read from one of them.
 //
@@ -27,6 +28,7 @@ import { execFile } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { ControlClient } from './control-client.js';
 import { layoutPanes, type Reply } from './control-protocol.js';
+import type { PaneWhereView } from '../../web/api-types.js';
 import { LIST_PANES, LIST_SESSIONS_ARGS, paneName, parsePaneRows, parseSeedState, parseSessionRows, seedBytes, seedCommands, type PaneRow } from './pane-list.js';
 import { tmuxPaneKey, type TmuxSocket } from './tmux-socket.js';
 import { MIN_TMUX_VERSION, tmuxVersionSupported } from './tmux-version.js';
@@ -62,6 +64,8 @@ export interface TmuxPaneOpen {
   command: string;
   cols: number;
   rows: number;
+  /** Its session, window index and pane id, for a jump. */
+  where: PaneWhereView;
 }
 
 /** Where panes go (the daemon's registry, or a test's recorder). */
@@ -76,6 +80,8 @@ export interface TmuxSink {
   process(id: string, name: string): void;
   resize(id: string, cols: number, rows: number): void;
   rename(id: string, name: string): void;
+  /** The pane's session or window changed (move-window, a renamed session): where a jump finds it. */
+  where?(id: string, where: PaneWhereView): void;
   /** The pane's program ended but tmux keeps the pane (remain-on-exit). */
   exit(id: string, code: number | null): void;
   close(id: string, why: string): void;
@@ -141,6 +147,15 @@ type Sync = 'idle' | 'running' | 'again';
  * and line breaks and tabs are written as the escapes tmux turns back into the keys. */
 export function tmuxQuote(text: string): string {
   return '"' + text.replace(/[\\"$]/g, '\\$&').replace(/\r/g, '\\r').replace(/\n/g, '\\n').replace(/\t/g, '\\t') + '"';
+}
+
+/** A tmux command line for a control client: the command's name, then each argument double-quoted. */
+function commandLine(argv: string[]): string {
+  return [argv[0]!, ...argv.slice(1).map(tmuxQuote)].join(' ');
+}
+
+function whereOf(row: PaneRow): PaneWhereView {
+  return { session: row.sessionName, window: String(row.windowIndex), pane: row.pane };
 }
 
 export class TmuxWatcher {
@@ -400,6 +415,27 @@ export class TmuxWatcher {
     for (const t of [...this.panes.values()]) if (!byPane.has(t.pane)) this.closePane(t, 'pane closed');
   }
 
+  /** tmux's id (`%3`) of the pane the daemon knows as `id`, when this watcher follows it. */
+  tmuxPane(id: string): string | null {
+    for (const t of this.panes.values()) if (t.id === id) return t.pane;
+    return null;
+  }
+
+  /**
+   * Runs tmux commands (argument lists) on this server: through an attached control client as one command list
+   * (a failed command ends it, as tmux does), else one `tmux -S` per command, stopping at the first failure.
+   */
+  async run(commands: string[][]): Promise<Reply[]> {
+    const c = [...this.clients.values()].find((x) => x.alive && x.attachedOk === true);
+    if (c) return new Promise((resolve) => c.command(commands.map(commandLine), resolve));
+    const replies: Reply[] = [];
+    for (const argv of commands) {
+      const r = replies.some((x) => !x.ok) ? { ok: false, lines: ['not run: an earlier command failed'], message: '' } : await this.exec(argv);
+      replies.push({ ok: r.ok, flags: 1, lines: r.ok ? r.lines : [r.message || r.lines.join(' ')] });
+    }
+    return replies;
+  }
+
   /** Types text into a pane (a supervised task's prompt) through its session's control client. */
   sendText(id: string, text: string): boolean {
     if (/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(text)) return false; // keys tmux cannot be given literally here
@@ -432,7 +468,7 @@ export class TmuxWatcher {
       stale: false,
     };
     this.panes.set(row.pane, t);
-    this.o.sink.open({ id: t.id, pane: t.pane, name: t.name, command: t.command, cols: t.cols, rows: t.rows });
+    this.o.sink.open({ id: t.id, pane: t.pane, name: t.name, command: t.command, cols: t.cols, rows: t.rows, where: whereOf(row) });
     // The job gate and profile choice need the foreground job from the start, as a wrapper reports it.
     if (t.command) this.o.sink.process(t.id, t.command);
     this.seed(t, owner);
@@ -446,6 +482,7 @@ export class TmuxWatcher {
     if (name !== t.name) {
       t.name = name;
       this.o.sink.rename(t.id, name);
+      this.o.sink.where?.(t.id, whereOf(row)); // the name is session:window.pane: where it is changed with it
     }
     if (row.command !== t.command) this.process(t, row.command);
     if (row.dead && !t.dead) this.o.sink.exit(t.id, row.deadStatus);
