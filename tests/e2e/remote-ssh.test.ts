@@ -221,6 +221,26 @@ describe.skipIf(missing !== null)('daemon with remotes (real sshd, real tmux)', 
     await until('output after the gap', async () => (await pane(dm, rid2))?.edge.some((x) => x.includes('after-the-gap')), dm.diag);
   });
 
+  it('a link that goes silent (no close, no reply) is seen by the keep-alives within 5 s; a new connection brings the panes back', async () => {
+    const { remotes, sshd, start } = await setup({ remotes: [{ name: 'devbox' }] });
+    const devbox = remotes[0]!;
+    const r = devbox.tmux.newSession('work', BASH, 100, 30);
+    const dm = await start();
+    const rid = `devbox:${r}`;
+    await ready(dm, devbox.tmux, r, rid);
+    const cut = Date.now();
+    expect(sshd.freezeSessions().length).toBeGreaterThan(0);
+    const marked = await until('the pane marked unreachable', async () => (await pane(dm, rid))?.unreachable, dm.diag);
+    expect(marked.since - cut).toBeLessThan(5000);
+    expect(marked.reason).toMatch(/not responding|was lost/);
+    // sshd still listens: the first retry opens a new connection, and the pane is repainted from it.
+    devbox.tmux.type(r, 'echo after-the-silence');
+    await until('the pane back, repainted', async () => {
+      const p = await pane(dm, rid);
+      return p && !p.unreachable && p.edge.some((x) => x.includes('after-the-silence'));
+    }, dm.diag);
+  });
+
   it('refuses a host whose key is unknown, with ssh’s error and the command that accepts the key', async () => {
     const { remotes, sshd, start, log } = await setup({ know: false, remotes: [{ name: 'devbox' }] });
     remotes[0]!.tmux.newSession('work', BASH, 100, 30);

@@ -35,6 +35,7 @@ export class TestSshd {
   readonly key: string;
   readonly knownHosts: string;
   private proc: ChildProcess | null = null;
+  private readonly frozen: number[] = [];
   private readonly config: string;
 
   private constructor(readonly dir: string, readonly port: number) {
@@ -121,7 +122,26 @@ export class TestSshd {
     }
   }
 
+  /** The open connections go silent (their sshd processes stopped, nothing closed: a link that died without a
+   * word, as a sleeping laptop's or a dropped route's); the listener still takes new connections. Returns the
+   * stopped processes (killed by stop()). */
+  freezeSessions(): number[] {
+    const pid = this.proc?.pid;
+    if (!pid) return [];
+    const sessions = childrenOf(pid);
+    for (const p of sessions) process.kill(p, 'SIGSTOP');
+    this.frozen.push(...sessions);
+    return sessions;
+  }
+
   async stop(): Promise<void> {
+    for (const p of this.frozen.splice(0)) {
+      try {
+        process.kill(p, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }
     await this.down();
   }
 }
