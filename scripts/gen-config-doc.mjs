@@ -1,24 +1,34 @@
 #!/usr/bin/env node
-// Writes docs/config.md from config/default.jsonc (src/config/config-doc.ts, built into dist/). Run after changing
-// a key or its comment: `npm run build && node scripts/gen-config-doc.mjs`. `--check` only compares (exit 1 if stale).
+// Writes config/schema.json and docs/config.md from config/default.jsonc (src/config/config-schema.ts and
+// config-doc.ts, built into dist/). Run after changing a key or its comment:
+// `npm run build && node scripts/gen-config-doc.mjs`. `--check` only compares (exit 1 if either is stale).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { configDoc } = await import(pathToFileURL(join(root, 'dist', 'config', 'config-doc.js')).href);
-const doc = configDoc(readFileSync(join(root, 'config', 'default.jsonc'), 'utf8'));
-const target = join(root, 'docs', 'config.md');
-if (process.argv.includes('--check')) {
-  let current = '';
-  try {
-    current = readFileSync(target, 'utf8');
-  } catch {}
-  if (current !== doc) {
-    process.stderr.write('docs/config.md is out of date with config/default.jsonc: run `npm run build && node scripts/gen-config-doc.mjs`\n');
-    process.exit(1);
+const load = (m) => import(pathToFileURL(join(root, 'dist', 'config', m)).href);
+const { configDoc } = await load('config-doc.js');
+const { configSchema, schemaText } = await load('config-schema.js');
+const jsonc = readFileSync(join(root, 'config', 'default.jsonc'), 'utf8');
+const outputs = [
+  [join(root, 'config', 'schema.json'), schemaText(configSchema(jsonc))],
+  [join(root, 'docs', 'config.md'), configDoc(jsonc)],
+];
+let stale = false;
+for (const [target, text] of outputs) {
+  if (process.argv.includes('--check')) {
+    let current = '';
+    try {
+      current = readFileSync(target, 'utf8');
+    } catch {}
+    if (current !== text) {
+      process.stderr.write(`${target} is out of date with config/default.jsonc: run \`npm run build && node scripts/gen-config-doc.mjs\`\n`);
+      stale = true;
+    }
+  } else {
+    writeFileSync(target, text);
+    process.stdout.write(`wrote ${target}\n`);
   }
-} else {
-  writeFileSync(target, doc);
-  process.stdout.write(`wrote ${target}\n`);
 }
+if (stale) process.exit(1);

@@ -1,8 +1,10 @@
-// Generates docs/config.md from config/default.jsonc: every key with its default and its meaning, the meaning being
-// the `//` comment written above the key. A key without one is an error (tests/unit/config-doc.test.ts fails), so
+// Generates docs/config.md from the configuration's JSON Schema (config-schema.ts, made from config/default.jsonc):
+// every key with its default and its meaning, the meaning being the `//` comment written above the key. A key without one is an error (tests/unit/config-doc.test.ts fails), so
 // a new key cannot ship undocumented. The one exception: a key repeated under sibling objects (each agent's
 // `detection` rule, the same pattern list for several agents) may be described once, at its first occurrence.
-import { parseJsonc } from './jsonc.js';
+import { visit } from 'jsonc-parser';
+import { JSONC_OPTIONS, parseJsonc } from './jsonc.js';
+import { configSchema, type JsonSchema } from './config-schema.js';
 
 export interface DocEntry {
   /** Dotted key path: `thresholds.tick_s`. */
@@ -18,55 +20,34 @@ export class UndocumentedKeys extends Error {
   }
 }
 
-/** Every key of the JSONC text in order (objects too), with the comment block directly above it. */
+/** Every key of the JSONC text in order (objects too), with the comment block directly above it (jsonc-parser's
+ * visitor: a block is consecutive comment lines, and it belongs to a key on the next line only). */
 export function commentedKeys(text: string): DocEntry[] {
   const root = parseJsonc(text, 'config') as Record<string, unknown>;
   const out: DocEntry[] = [];
-  const stack: Array<{ kind: 'object' | 'array'; path: string }> = [];
-  let comment: string[] = [];
-  let lastKey = '';
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (c === '/' && text[i + 1] === '/') {
-      const end = text.indexOf('\n', i);
-      comment.push(text.slice(i + 2, end < 0 ? text.length : end).trim());
-      i = end < 0 ? text.length : end;
-    } else if (c === '"') {
-      const end = stringEnd(text, i);
-      const top = stack[stack.length - 1];
-      const after = text.slice(end + 1).match(/^\s*:/);
-      if (top?.kind === 'object' && after) {
-        lastKey = top.path ? `${top.path}.${JSON.parse(text.slice(i, end + 1)) as string}` : (JSON.parse(text.slice(i, end + 1)) as string);
-        out.push({ path: lastKey, comment: comment.join(' ').trim(), value: valueAt(root, lastKey) });
-      }
-      comment = [];
-      i = end + 1;
-    } else if (c === '{' || c === '[') {
-      // The root object has no key; nested containers belong to the key just read.
-      stack.push({ kind: c === '{' ? 'object' : 'array', path: stack.length === 0 ? '' : lastKey });
-      comment = []; // what preceded the brace (the file's header) describes no key inside
-      i++;
-    } else if (c === '}' || c === ']') {
-      stack.pop();
-      comment = [];
-      i++;
-    } else if (c === '\n' && /^\n[ \t]*\n/.test(text.slice(i, i + 200))) {
-      comment = []; // a blank line ends a comment block: it belongs to nothing below
-      i++;
-    } else {
-      i++;
-    }
-  }
+  let block: { last: number; lines: string[] } | null = null;
+  visit(
+    text,
+    {
+      onComment(offset, length, startLine) {
+        const raw = text.slice(offset, offset + length);
+        const last = startLine + (raw.match(/\n/g)?.length ?? 0);
+        const body = raw.startsWith('//') ? raw.slice(2).trim() : raw.slice(2, -2).split('\n').map((l) => l.replace(/^\s*\*?\s?/, '').trim()).join(' ').trim();
+        if (block && startLine <= block.last + 1) {
+          block.lines.push(body);
+          block.last = last;
+        } else block = { last, lines: [body] };
+      },
+      onObjectProperty(property, _offset, _length, startLine, _character, pathSupplier) {
+        const path = [...pathSupplier().filter((k) => typeof k === 'string'), property].join('.');
+        const comment = block && block.last >= startLine - 1 ? block.lines.join(' ').trim() : '';
+        out.push({ path, comment, value: valueAt(root, path) });
+        block = null;
+      },
+    },
+    JSONC_OPTIONS,
+  );
   return out;
-}
-
-function stringEnd(text: string, start: number): number {
-  for (let i = start + 1; i < text.length; i++) {
-    if (text[i] === '\\') i++;
-    else if (text[i] === '"') return i;
-  }
-  return text.length;
 }
 
 function valueAt(root: Record<string, unknown>, path: string): unknown {
@@ -74,7 +55,7 @@ function valueAt(root: Record<string, unknown>, path: string): unknown {
 }
 
 /** The file's opening comment (before the first `{`). */
-function header(text: string): string {
+export function header(text: string): string {
   return text
     .slice(0, text.indexOf('{'))
     .split('\n')
@@ -123,33 +104,62 @@ function defaultText(v: unknown): string {
 
 export const CONFIG_DOC_COMMAND = 'npm run build && node scripts/gen-config-doc.mjs';
 
+/** docs/config.md, from the schema made of `text` (config/default.jsonc): every key with its default and meaning. */
 export function configDoc(text: string): string {
-  const entries = documented(text);
+  return docFromSchema(configSchema(text));
+}
+
+function docFromSchema(schema: JsonSchema): string {
   const lines = [
     '# Configuration reference',
     '',
-    `<!-- Generated from config/default.jsonc by \`${CONFIG_DOC_COMMAND}\`. Do not edit: change the comments in`,
-    '     config/default.jsonc and regenerate; tests/unit/config-doc.test.ts fails when the two disagree. -->',
+    `<!-- Generated from config/default.jsonc (through config/schema.json) by \`${CONFIG_DOC_COMMAND}\`. Do not edit:`,
+    '     change the comments in config/default.jsonc and regenerate; tests/unit/config-doc.test.ts fails when they disagree. -->',
     '',
-    header(text),
+    String(schema['description']),
     '',
     'Put overrides in `$XDG_CONFIG_HOME/termsupervisor/config.json` (default `~/.config/termsupervisor/config.json`) or',
     'pass `--config PATH`; only the keys you set change. `termsupervisor doctor` validates the file the way the daemon',
     'does. Regexes below are shown as the regex itself (in the file they are JSON strings, so `\\` is written `\\\\`).',
     '',
+    '## Completion and checks in your editor',
+    '',
+    'The package ships this reference as a JSON Schema, `config/schema.json`, which the daemon itself validates',
+    'with. Name it in your file and editors that read JSON Schema (VS Code, JetBrains IDEs, Neovim with a JSON',
+    'language server) complete keys, show each one\'s meaning and default, and underline mistakes as you type:',
+    '',
+    '```jsonc',
+    '{',
+    '  "$schema": "/usr/lib/node_modules/termsupervisor/config/schema.json", // `npm root -g` tells where yours is',
+    '  "thresholds": { "stability_s": 2 }',
+    '}',
+    '```',
+    '',
+    'In a checkout it is `config/schema.json` of the repository. Regexes are checked when the daemon starts (a schema',
+    'cannot compile them): a broken one is refused with its key path.',
+    '',
   ];
-  for (const e of entries) {
-    const depth = e.path.split('.').length;
-    if (isObject(e.value)) {
-      lines.push('', `${'#'.repeat(Math.min(depth + 1, 4))} \`${e.path}\``, '');
-      if (e.comment) lines.push(e.comment, '');
-      continue;
+  const walk = (node: JsonSchema, path: string) => {
+    for (const [key, child] of Object.entries((node['properties'] as Record<string, JsonSchema> | undefined) ?? {})) {
+      if (key === '$schema') continue;
+      const p = path ? `${path}.${key}` : key;
+      const depth = p.split('.').length;
+      const description = String(child['description'] ?? '');
+      if (child['type'] === 'object') {
+        lines.push('', `${'#'.repeat(Math.min(depth + 1, 4))} \`${p}\``, '');
+        if (description) lines.push(description, '');
+        walk(child, p);
+        continue;
+      }
+      const dflt = defaultText(child['default']);
+      const allowed = (child['enum'] ?? (child['items'] as JsonSchema | undefined)?.['enum']) as string[] | undefined;
+      const one = allowed ? ` One of ${allowed.map((a) => code(a)).join(', ')}.` : '';
+      lines.push(`- **\`${p}\`**${dflt ? ` — default ${dflt}` : ''}: ${description}${one}`);
+      if (!dflt && Array.isArray(child['default'])) {
+        lines.push('', '  ```', ...(child['default'] as unknown[]).map((x) => `  ${String(x)}`), '  ```', '');
+      }
     }
-    const dflt = defaultText(e.value);
-    lines.push(`- **\`${e.path}\`**${dflt ? ` — default ${dflt}` : ''}: ${e.comment}`);
-    if (!dflt && Array.isArray(e.value)) {
-      lines.push('', '  ```', ...e.value.map((x) => `  ${String(x)}`), '  ```', '');
-    }
-  }
+  };
+  walk(schema, '');
   return lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
 }

@@ -1,9 +1,12 @@
-// Loads config/default.jsonc, overlays a user file, validates every key against the defaults' shape and compiles
-// the pattern library. A bad key or regex is refused with its key path and the reason: never half-applied.
+// Loads config/default.jsonc, checks a user file against config/schema.json (made from the defaults: see
+// config-schema.ts), overlays it, and compiles the pattern library. A bad key or regex is refused with its key path
+// and the reason: never half-applied.
 import { readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { parseJsonc } from './jsonc.js';
+import { isRegexPath, MENU_KEYS as MENU_KEY_WORDS } from './config-schema.js';
+import { configProblems } from './config-validate.js';
 import type { QuestionPatterns, DetectionRule, GenericPatterns, ClaudePatterns, CodexPatterns, GeminiPatterns, OpencodePatterns, KiloPatterns, QwenPatterns } from './pattern-types.js';
 export type { QuestionPatterns, DetectionRule, GenericPatterns, ClaudePatterns, CodexPatterns, GeminiPatterns, OpencodePatterns, KiloPatterns, QwenPatterns } from './pattern-types.js';
 
@@ -13,9 +16,6 @@ export class ConfigError extends Error {
   }
 }
 
-/** Key paths whose strings are literal words, not regexes. */
-const LITERAL_STRING_KEYS = new Set(['job_gate.whitelist', 'job_gate.shells', 'patterns.generic.completion_tokens']);
-
 export const DEFAULT_CONFIG_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'config', 'default.jsonc');
 
 export type Raw = { [k: string]: unknown };
@@ -24,42 +24,13 @@ export function readDefaultRaw(): Raw {
   return parseJsonc(readFileSync(DEFAULT_CONFIG_PATH, 'utf8'), DEFAULT_CONFIG_PATH) as Raw;
 }
 
-/** Overlay `user` onto `base`, checking every user key against the base's shape. */
-export function mergeChecked(base: unknown, user: unknown, path: string, problems: string[]): unknown {
-  if (isObject(base)) {
-    if (!isObject(user)) {
-      problems.push(`${path || '(top)'}: expected an object, got ${describe(user)}`);
-      return base;
-    }
-    const out: Raw = { ...base };
-    for (const [k, v] of Object.entries(user)) {
-      const p = path ? `${path}.${k}` : k;
-      if (!(k in base)) {
-        problems.push(`${p}: unknown key${suggest(k, Object.keys(base))}`);
-        continue;
-      }
-      out[k] = mergeChecked(base[k], v, p, problems);
-    }
-    return out;
-  }
-  if (Array.isArray(base)) {
-    const item = LIST_ITEMS[path];
-    if (item) return checkItems(item, user, path, problems);
-    if (!Array.isArray(user) || user.some((x) => typeof x !== 'string')) {
-      problems.push(`${path}: expected a list of strings, got ${describe(user)}`);
-      return base;
-    }
-    return user;
-  }
-  if (typeof base !== typeof user) {
-    problems.push(`${path}: expected a ${typeof base}, got ${describe(user)}`);
-    return base;
-  }
-  if (typeof user === 'number' && (!Number.isFinite(user) || user < 0)) {
-    problems.push(`${path}: expected a non-negative number, got ${user}`);
-    return base;
-  }
-  return user;
+/** `user` (already checked against the schema) laid over `base`: objects key by key, anything else replaced. A
+ * user file's own `$schema` (its editor's) is not a setting. */
+function overlay(base: unknown, user: unknown): unknown {
+  if (!isObject(base) || !isObject(user)) return user;
+  const out: Raw = { ...base };
+  for (const [k, v] of Object.entries(user)) if (k !== '$schema') out[k] = overlay(base[k], v);
+  return out;
 }
 
 /** Every regex in the tree must compile; returns the tree with RegExp objects in place of regex strings. */
@@ -78,11 +49,6 @@ function compileTree(node: unknown, path: string, problems: string[]): unknown {
     return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, compileTree(v, path ? `${path}.${k}` : k, problems)]));
   }
   return node;
-}
-
-function isRegexPath(path: string): boolean {
-  const base = path.replace(/\[\d+\]$/, '');
-  return (base.startsWith('patterns.') || base.startsWith('detection.')) && !LITERAL_STRING_KEYS.has(base) && !base.endsWith('use_bracketed_paste');
 }
 
 function compileRegex(src: string, path: string, problems: string[]): RegExp {
@@ -120,90 +86,21 @@ export function loadConfig(opts: LoadOptions = {}): Config {
     } catch (e) {
       throw new ConfigError([(e as Error).message]);
     }
-    merged = mergeChecked(merged, user, '', problems);
+    problems.push(...configProblems(user));
+    merged = overlay(merged, user);
   }
-  if (opts.overrides) merged = mergeChecked(merged, opts.overrides, '', problems);
+  if (opts.overrides) {
+    problems.push(...configProblems(opts.overrides));
+    merged = overlay(merged, opts.overrides);
+  }
+  // Regexes are compiled whatever the schema said, so every problem is reported at once.
   const compiled = compileTree(merged, '', problems);
-  checkChoices(compiled as Raw, problems);
   if (problems.length) throw new ConfigError(file ? problems.map((p) => `${file}: ${p}`) : problems);
   return compiled as Config;
 }
 
-/** Lists of objects (empty by default): each item's keys, with their types and defaults, and which must be set. */
-interface ListItem {
-  shape: Raw;
-  required: string[];
-}
-const LIST_ITEMS: Record<string, ListItem> = {
-  remotes: {
-    shape: { name: '', destination: '', identity_file: '', socket: '', tmux: 'tmux', allow_typing: false },
-    required: ['name', 'destination'],
-  },
-};
-/** A remote's name is the host part of its panes' ids (`devbox:%3`) and is shown as their badge. */
-const HOST_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
-
-function checkItems(item: ListItem, user: unknown, path: string, problems: string[]): unknown {
-  if (!Array.isArray(user)) {
-    problems.push(`${path}: expected a list, got ${describe(user)}`);
-    return [];
-  }
-  const names = new Set<string>();
-  return user.map((u, i) => {
-    const p = `${path}[${i}]`;
-    const merged = mergeChecked(item.shape, u, p, problems) as Raw;
-    for (const k of item.required) if (!merged[k]) problems.push(`${p}.${k}: must be set`);
-    const name = merged['name'];
-    if (typeof name === 'string' && name) {
-      if (!HOST_NAME.test(name)) problems.push(`${p}.name: ${JSON.stringify(name)} is not a host name (letters, digits, . _ -)`);
-      if (names.has(name)) problems.push(`${p}.name: ${JSON.stringify(name)} is used twice`);
-      names.add(name);
-    }
-    return merged;
-  });
-}
-
-/** Settings that take one of a few words (or a fixed format): refused with the list of what is allowed. */
-const CHOICES: Record<string, readonly string[]> = {
-  'notify.states': ['WAITING_APPROVAL', 'FAILED', 'STALLED', 'DONE', 'TASK_FINISHED', 'TASK_NEEDS_YOU'],
-  'notify.webhook_format': ['json', 'ntfy'],
-  'log.level': ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'],
-  'tasks.on_stall': ['pause', 'fail'],
-};
-/** "HH:MM-HH:MM", or empty for none. */
-const QUIET_HOURS = /^$|^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d$/;
-
-function checkChoices(cfg: Raw, problems: string[]): void {
-  for (const [path, allowed] of Object.entries(CHOICES)) {
-    const v = path.split('.').reduce<unknown>((o, k) => (isObject(o) ? o[k] : undefined), cfg);
-    for (const x of Array.isArray(v) ? v : [v]) {
-      if (typeof x === 'string' && !allowed.includes(x)) problems.push(`${path}: ${JSON.stringify(x)} is not one of ${allowed.join(', ')}`);
-    }
-  }
-  const keys = ((cfg['actions'] as Raw | undefined)?.['keys'] ?? {}) as Raw;
-  for (const [program, v] of Object.entries(keys)) {
-    const menu = isObject(v) ? v['menu'] : undefined;
-    if (!(MENU_KEYS as readonly unknown[]).includes(menu)) problems.push(`actions.keys.${program}.menu: ${JSON.stringify(menu)} is not one of ${MENU_KEYS.join(', ')}`);
-  }
-  const quiet = (cfg['notify'] as Raw | undefined)?.['quiet_hours'];
-  if (typeof quiet === 'string' && !QUIET_HOURS.test(quiet)) problems.push(`notify.quiet_hours: expected "HH:MM-HH:MM" or "", got ${JSON.stringify(quiet)}`);
-  const port = (cfg['daemon'] as Raw | undefined)?.['port'];
-  if (typeof port === 'number' && (!Number.isInteger(port) || port > 65535)) problems.push(`daemon.port: expected a port number 0-65535, got ${port}`);
-}
-
 function isObject(x: unknown): x is Raw {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-function describe(x: unknown): string {
-  if (Array.isArray(x)) return 'a list';
-  if (x === null) return 'null';
-  return `${typeof x} ${JSON.stringify(x)?.slice(0, 40)}`;
-}
-
-function suggest(k: string, known: string[]): string {
-  const near = known.find((c) => c.toLowerCase() === k.toLowerCase() || c.replace(/_/g, '') === k.replace(/[_-]/g, '').toLowerCase());
-  return near ? ` (did you mean "${near}"?)` : ` (known: ${known.join(', ')})`;
 }
 
 // ---- The compiled shape -------------------------------------------------------------------------------------
@@ -295,7 +192,7 @@ export interface Config {
 
 /** How a question's option is typed into a program (section `actions.keys`). */
 export type MenuKeys = 'digit' | 'digit_enter' | 'arrows' | 'buttons';
-export const MENU_KEYS: readonly MenuKeys[] = ['digit', 'digit_enter', 'arrows', 'buttons'];
+export const MENU_KEYS: readonly MenuKeys[] = MENU_KEY_WORDS;
 
 /** Acting on panes from the dashboard, `top` and the CLI (section `actions`). */
 export interface ActionsConfig {

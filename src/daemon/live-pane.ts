@@ -167,7 +167,8 @@ export class LivePane {
     const f = this.monitor.faults.summary();
     const error = f && { at: this.wall(f.t), stage: f.stage, step: f.step, program: f.program, message: f.message, count: f.count };
     // A believed OSC 133/633 mark: the shell reports its own commands (Tier 1), `doctor` tells the person.
-    const live = { rev: this.monitor.revision.value, question: this.question() };
+    const keys = this.cfg.actions.keys;
+    const live = { rev: this.monitor.revision.value, question: this.question(), interruptKeys: (keys[this.record.program] ?? keys['default'])?.interrupt };
     const v = paneView({ ...this.record, ...this.shown }, edge, true, this.monitor.analyzer.shellIntegration, error, live);
     if (this.unreachable) v.unreachable = { ...this.unreachable };
     return this.where ? { ...v, where: { ...this.where } } : v;
@@ -276,7 +277,7 @@ export function paneView(
   alive: boolean,
   shellIntegration = false,
   analysisError: AnalysisErrorView | null = null,
-  live: { rev: number; question: QuestionView | null } = { rev: 0, question: null },
+  live: { rev: number; question: QuestionView | null; interruptKeys?: string | undefined } = { rev: 0, question: null },
 ): PaneView {
   return {
     id: r.id,
@@ -302,6 +303,7 @@ export function paneView(
     analysisError: alive ? analysisError : null,
     rev: live.rev,
     question: alive ? live.question : null,
+    ...(alive && live.interruptKeys ? { interruptKeys: live.interruptKeys } : {}),
     ...(r.attach === 'ssh' && { host: paneHost(r.id) }),
   };
 }

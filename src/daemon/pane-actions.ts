@@ -104,12 +104,6 @@ export class PaneActions implements PaneActionApi {
     return view;
   }
 
-  note(id: string, kind: 'focus', client: ActionClient, detail: string): ActionView | null {
-    const view = this.opts.registry.pane(id);
-    if (!view) return null;
-    return this.record({ paneId: id, at: this.now(), kind, origin: client.origin, from: client.from, keys: '', detail, rev: null });
-  }
-
   list(id: string, limit: number): ActionView[] | null {
     if (this.opts.registry.pane(id) === null) return null;
     return this.opts.store.actions(id, limit);

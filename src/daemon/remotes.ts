@@ -13,9 +13,14 @@ export function remoteFromFlag(dest: string): RemoteConfig {
   return { name: d.host, destination: dest, identity_file: '', socket: '', tmux: 'tmux', allow_typing: false };
 }
 
+function withDefaults(r: Partial<RemoteConfig> & Pick<RemoteConfig, 'name' | 'destination'>): RemoteConfig {
+  return { identity_file: '', socket: '', tmux: 'tmux', allow_typing: false, ...r };
+}
+
 /** Every remote, checked (a bad destination or ssh command is refused at start, as config errors are). */
 export function remoteSpecs(cfg: Config, flags: string[], controlDir: string, env: NodeJS.ProcessEnv): RemoteSpec[] {
-  const all = [...cfg.remotes, ...flags.map(remoteFromFlag)];
+  // The schema checked each item's keys and types; the ones left out take their defaults here.
+  const all = [...cfg.remotes.map(withDefaults), ...flags.map(remoteFromFlag)];
   if (!all.length) return [];
   const names = new Set<string>();
   for (const r of all) {

@@ -60,6 +60,9 @@ export interface PaneView {
   /** WAITING_APPROVAL with choices read from its live edge (a numbered menu, [y/N], (yes/no), a `#?` menu, "Press
    * Enter"); null otherwise. */
   question: QuestionView | null;
+  /** The keys an interrupt types into this pane, printable ("Esc" for most agents, "Ctrl-C" for shells; config
+   * `actions.keys`), so a client can say what it will send before it does. Absent when closed. */
+  interruptKeys?: string;
   /** The machine the pane runs on, as configured: a remote's name (`daemon --remote`, config `remotes`) or a peer
    * daemon's name (`--peer`, config `peers`); absent for this machine's own panes (issue 16). */
   host?: string;

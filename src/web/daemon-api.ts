@@ -58,9 +58,6 @@ export interface PaneActionApi {
   reply(id: string, body: ReplyRequest, client: ActionClient): Promise<ActionOutcome>;
   interrupt(id: string, body: InterruptRequest, client: ActionClient): Promise<ActionOutcome>;
   ack(id: string, client: ActionClient): PaneView | null;
-  /** An action that types nothing (a jump to the pane), kept and published like the others; null for an unknown
-   * pane. `detail`: its result in words. */
-  note(id: string, kind: 'focus', client: ActionClient, detail: string): ActionView | null;
   /** Newest first; null for an unknown pane. */
   list(id: string, limit: number): ActionView[] | null;
 }

@@ -1,7 +1,9 @@
 // The dashboard's pure parts (no browser): card order, timeline segments, counter tables, alert decisions,
 // settings parsing, reconnect backoff, durations.
 import { describe, expect, it } from 'vitest';
-import { comparePanes } from '../../web/src/order.js';
+import { comparePanes, urgency } from '../../web/src/order.js';
+import { ago, asks, canInterrupt, canReply, exitCodeOf, howLong, interruptKeys, spoken, whereText } from '../../web/src/card-words.js';
+import { olderThan } from '../../web/src/act.js';
 import { segments } from '../../web/src/timeline.js';
 import { groupCounters } from '../../web/src/stats-model.js';
 import { alertFor } from '../../web/src/alert-kind.js';
@@ -16,15 +18,68 @@ const tr = (at: number, from: TransitionView['from'], to: TransitionView['to'], 
 });
 
 describe('dashboard model', () => {
-  it('orders: needing the person first, then the rest, closed last; longest in its state first', () => {
+  it('orders: needing the person first by urgency (waiting, failed, stalled, done), newest first; then the rest, longest in its state first; closed last', () => {
     const panes = [
-      paneView('closed', { alive: false, needsYou: true, since: 1 }),
+      paneView('closed-old', { alive: false, needsYou: true, since: 1 }),
+      paneView('closed-new', { alive: false, since: 3 }),
       paneView('idle-old', { since: 2 }),
       paneView('done-new', { state: 'DONE', needsYou: true, since: 50 }),
+      paneView('done-old', { state: 'DONE', needsYou: true, since: 5 }),
+      paneView('stalled', { state: 'RUNNING', stalled: true, needsYou: true, since: 60 }),
+      paneView('failed', { state: 'FAILED', needsYou: true, since: 4 }),
       paneView('wait-old', { state: 'WAITING_APPROVAL', needsYou: true, since: 10 }),
+      paneView('wait-new', { state: 'WAITING_APPROVAL', needsYou: true, since: 11 }),
       paneView('idle-new', { since: 40 }),
     ];
-    expect(panes.sort(comparePanes).map((p) => p.id)).toEqual(['wait-old', 'done-new', 'idle-old', 'idle-new', 'closed']);
+    expect(panes.sort(comparePanes).map((p) => p.id)).toEqual(['wait-new', 'wait-old', 'failed', 'stalled', 'done-new', 'done-old', 'idle-old', 'idle-new', 'closed-new', 'closed-old']);
+    expect(urgency(paneView('x', { alive: false, state: 'WAITING_APPROVAL', needsYou: true }))).toBe(5);
+  });
+
+  it('card words: the question, the turn runtime (startedAt, not the time in state), when it ended and its exit code', () => {
+    const now = 1_000_000;
+    expect([0, 4_999, 187_000, 7_500_000, 273_600_000].map(spoken)).toEqual(['0 s', '4 s', '3 m 07 s', '2 h 05 m', '3 d 4 h']);
+    expect([1000, 40_000, 125_000, 4 * 3600_000, 3 * 86_400_000].map(ago)).toEqual(['just now', '40 s ago', '2 m ago', '4 h ago', '3 d ago']);
+    const long = paneView('l', { state: 'LONG_RUNNING', since: now - 10_000, startedAt: now - 270_000 });
+    expect(howLong(long, now)).toBe('running 4 m 30 s');
+    expect(howLong(paneView('s', { state: 'RUNNING', stalled: true, since: now - 5000, startedAt: now - 270_000 }), now)).toBe('running 4 m 30 s');
+    const done = paneView('d', { state: 'DONE', since: now - 125_000, tier: 1, rule: 'osc133.command_finished', line: 'exit 0: $ make' });
+    expect(howLong(done, now)).toBe('finished 2 m ago · exit 0');
+    expect(howLong({ ...done, state: 'FAILED', rule: 'run.command_failed', line: 'exit 127' }, now)).toBe('failed 2 m ago · exit 127');
+    // no exit code: a profile's DONE, a Tier 1 finish that carried none, a closed pane
+    expect(exitCodeOf({ ...done, tier: 2, rule: 'claude.done_marker', line: 'exit 0' })).toBeNull();
+    expect(exitCodeOf({ ...done, line: 'exit none' })).toBeNull();
+    expect(howLong({ ...done, alive: false }, now)).toBe('');
+    expect(asks(paneView('w', { line: '❯ 1. Yes', question: { text: 'Delete 3 stale branches? [y/N]', options: [] } }))).toBe('asks: Delete 3 stale branches? [y/N]');
+    expect(asks(paneView('w', { line: 'Continue? (yes/no)', question: null }))).toBe('asks: Continue? (yes/no)');
+  });
+
+  it('what a pane takes: a reply when a program other than a shell is at rest, an interrupt (Esc for agents, Ctrl-C otherwise) while it works or waits', () => {
+    expect(canReply(paneView('a', { program: 'claude', state: 'DONE' }))).toBe(true);
+    expect(canReply(paneView('a', { program: 'codex', state: 'IDLE' }))).toBe(true);
+    expect(canReply(paneView('a', { program: 'claude', state: 'RUNNING' }))).toBe(false);
+    expect(canReply(paneView('a', { program: 'shell', state: 'DONE' }))).toBe(false);
+    expect(canReply(paneView('a', { program: 'claude', state: 'DONE', alive: false }))).toBe(false);
+    expect(['RUNNING', 'LONG_RUNNING', 'WAITING_APPROVAL', 'DONE', 'IDLE', 'FAILED'].map((state) => canInterrupt(paneView('a', { state: state as 'IDLE' })))).toEqual([true, true, true, false, false, false]);
+    // the daemon names the keys (config actions.keys); without it, agents Esc and the rest Ctrl-C
+    expect(interruptKeys(paneView('a', { program: 'aider', interruptKeys: 'Ctrl-C' }))).toBe('Ctrl-C');
+    expect(['claude', 'gemini', 'shell', 'generic'].map((program) => interruptKeys(paneView('a', { program })))).toEqual(['Esc', 'Esc', 'Ctrl-C', 'Ctrl-C']);
+    expect(canReply(paneView('a', { program: 'generic', state: 'IDLE' }))).toBe(true);
+    // where it runs, as the detail view says it
+    expect(whereText({ host: 'devbox', tty: '/dev/pts/3', pid: 4242 })).toBe('devbox · /dev/pts/3 · pid 4242');
+    expect(whereText({ session: 'work', window: '2', pane: '%5' })).toBe('tmux work:2 %5');
+    expect(whereText({ sessionId: 'w0t1p0:ABC' })).toBe('iTerm2 session w0t1p0:ABC');
+    expect(whereText(undefined)).toBe('');
+  });
+
+  it("an action's answer older than what the feed already brought does not put the old screen back", () => {
+    const at = (rev: number, since: number, alive = true) => ({ rev, since, alive });
+    expect(olderThan(at(3, 10), at(4, 10))).toBe(true);
+    expect(olderThan(at(9, 10), at(4, 12))).toBe(true);
+    expect(olderThan(at(4, 12), at(4, 12))).toBe(false);
+    expect(olderThan(at(5, 12), at(4, 10))).toBe(false);
+    // a pane back with the same id starts its revisions again, at a later state time; a closed one is news
+    expect(olderThan(at(1, 20), at(40, 12))).toBe(false);
+    expect(olderThan(at(0, 12, false), at(40, 12))).toBe(false);
   });
 
   it('timeline: one segment per state run, the last until the end, stall marks split without changing state', () => {

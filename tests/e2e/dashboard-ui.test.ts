@@ -13,7 +13,7 @@ let daemon: FakeDaemon;
 let page: Page;
 
 const cardIds = () => page.$$eval('#cards > li', (lis) => lis.map((li) => (li as HTMLElement).dataset.id));
-const card = (id: string) => page.locator(`#cards > li[data-id="${id}"]`);
+const card = (id: string) => page.locator(`li.card[data-id="${id}"]`);
 
 describe.skipIf(BROWSER_MISSING)('dashboard (stand-in daemon)', () => {
   const standIn = standInDashboard();
@@ -37,24 +37,38 @@ describe.skipIf(BROWSER_MISSING)('dashboard (stand-in daemon)', () => {
     expect(text).toContain('✻ Working…');
   });
 
-  it('sorts panes needing the person first, closed panes last, and moves a card when its pane changes', async () => {
+  it('sorts needing-you panes by urgency (waiting, failed, stalled, done; newest first), closed panes in their own collapsed section', async () => {
     const t = Date.now() - 60_000;
     daemon.pane(paneView('idle', { since: t }), true);
-    daemon.pane(paneView('done', { state: 'DONE', needsYou: true, since: t + 5000 }), true);
-    daemon.pane(paneView('closed', { alive: false, since: t - 1000, edge: [] }), true);
-    daemon.pane(paneView('wait', { state: 'WAITING_APPROVAL', needsYou: true, since: t + 1000 }), true);
+    daemon.pane(paneView('done-old', { state: 'DONE', needsYou: true, since: t + 1000 }), true);
+    daemon.pane(paneView('done-new', { state: 'DONE', needsYou: true, since: t + 5000 }), true);
+    daemon.pane(paneView('closed', { name: 'wait', alive: false, since: t - 1000, edge: [] }), true);
+    daemon.pane(paneView('stalled', { state: 'LONG_RUNNING', stalled: true, needsYou: true, since: t + 6000 }), true);
+    daemon.pane(paneView('failed', { state: 'FAILED', needsYou: true, since: t + 500 }), true);
+    daemon.pane(paneView('wait', { state: 'WAITING_APPROVAL', needsYou: true, since: t + 100 }), true);
     daemon.pane(paneView('run', { state: 'RUNNING', since: t + 2000 }), true);
     await load();
-    await page.waitForFunction(() => document.querySelectorAll('#cards > li').length === 5);
-    expect(await cardIds()).toEqual(['wait', 'done', 'idle', 'run', 'closed']);
-    expect(await card('closed').getAttribute('data-alive')).toBe('false');
+    await page.waitForFunction(() => document.querySelectorAll('#cards > li').length === 7);
+    expect(await cardIds()).toEqual(['wait', 'failed', 'stalled', 'done-new', 'done-old', 'idle', 'run']);
+    // the closed pane named like a live one is not among the live cards: its section is collapsed
+    const closedBox = page.locator('#closed-box');
+    expect(await closedBox.isVisible()).toBe(true);
+    expect(await closedBox.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    expect(await page.locator('#closed-box summary').innerText()).toBe('Closed panes (1)');
+    expect(await page.$$eval('#closed-cards > li', (lis) => lis.map((li) => (li as HTMLElement).dataset.id))).toEqual(['closed']);
+    await page.locator('#closed-box summary').click();
     expect(await card('closed').innerText()).toContain('closed');
-    expect(await page.locator('#summary').innerText()).toBe('4 open · 2 need you');
-    expect(await page.title()).toBe('(2) termsupervisor');
+    expect(await page.locator('#summary').innerText()).toBe('7 open · 5 need you');
+    expect(await page.title()).toBe('(5) termsupervisor');
 
+    // a new failure goes on top of the older one; a pane that closes leaves the live list
     daemon.move('run', 'FAILED');
     await card('run').locator('.state', { hasText: 'FAILED' }).waitFor();
-    expect(await cardIds()).toEqual(['wait', 'done', 'run', 'idle', 'closed']);
+    expect(await cardIds()).toEqual(['wait', 'run', 'failed', 'stalled', 'done-new', 'done-old', 'idle']);
+    daemon.pane({ ...daemon.panes.get('idle')!, alive: false, edge: [] });
+    await page.locator('#closed-cards > li[data-id="idle"]').waitFor();
+    expect(await cardIds()).toEqual(['wait', 'run', 'failed', 'stalled', 'done-new', 'done-old']);
+    expect(await page.locator('#closed-box summary').innerText()).toBe('Closed panes (2)');
   });
 
   it('alerts on live transitions only (never on the hello), with a tone per kind and a stalled marker', async () => {

@@ -1,17 +1,14 @@
 /// <reference lib="dom" />
 // The dashboard end to end: a real daemon, a real pane (`termsupervisor run --daemon` around bash in a pty made
-// here), a real Chromium. Waits are for text or state on the page, never for time. Leaves a screenshot for the
-// README in docs/dashboard.png (written when missing or with UPDATE_SCREENSHOT=1, so a test run leaves the tree clean).
+// here), a real Chromium. Waits are for text or state on the page, never for time. (The README's screenshots of the
+// board are taken by dashboard-act.test.ts, with a question waiting.)
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureBuilt } from '../helpers/build.js';
 import { BROWSER_MISSING, launchBrowser, type Browser } from '../helpers/browser.js';
 import { ensureWebBuilt } from '../helpers/browser-build.js';
 import { Daemon } from '../helpers/browser-daemon.js';
-import { ROOT, Wrapped } from './harness.js';
-
-const SCREENSHOT = join(ROOT, 'docs', 'dashboard.png');
+import { Wrapped } from './harness.js';
 
 describe.skipIf(BROWSER_MISSING)('dashboard with a real daemon and a real pane', () => {
   let daemon: Daemon;
@@ -46,7 +43,7 @@ describe.skipIf(BROWSER_MISSING)('dashboard with a real daemon and a real pane',
     const w = new Wrapped(join(daemon.dir, 'events.jsonl'), ['--daemon', daemon.url, '--name', 'e2e', '--', 'bash', '--norc', '--noprofile'], daemon.env);
     panes.push(w);
     await w.waitOutput('the first prompt', (o) => o.includes('$ '));
-    const card = page.locator('#cards > li', { has: page.locator('.open', { hasText: /^e2e$/ }) });
+    const card = page.locator('li.card', { has: page.locator('.open', { hasText: /^e2e$/ }) });
     await card.waitFor();
     expect(await page.locator('#empty').isHidden()).toBe(true);
 
@@ -85,13 +82,13 @@ describe.skipIf(BROWSER_MISSING)('dashboard with a real daemon and a real pane',
     await detail.locator('#detail-screen', { hasText: 'sleep 2; echo ok' }).waitFor();
     expect(await page.locator('#detail-ack-msg').innerText()).toBe('acknowledged');
 
-    if (!existsSync(SCREENSHOT) || process.env['UPDATE_SCREENSHOT'] === '1') await page.screenshot({ path: SCREENSHOT });
-    else await page.screenshot({ path: join(daemon.dir, 'dashboard.png') });
+    await page.screenshot({ path: join(daemon.dir, 'dashboard-detail.png') }); // kept with the daemon's files when a test fails
 
     await page.keyboard.press('Escape');
     await detail.waitFor({ state: 'hidden' });
     await w.typeLine('exit');
-    await card.and(page.locator('[data-alive="false"]')).waitFor();
+    // closed: it leaves the live cards for the (collapsed) closed section
+    await page.locator('#closed-cards > li', { has: page.locator('.open', { hasText: /^e2e$/ }) }).waitFor({ state: 'attached' });
   });
 
   it('20 panes joined over the pane link: 20 cards; closed ones grey at the end', async () => {
@@ -104,11 +101,11 @@ describe.skipIf(BROWSER_MISSING)('dashboard with a real daemon and a real pane',
       l.send({ type: 'exit', code: 0 });
       l.close();
     }
-    await page.waitForFunction(() => document.querySelectorAll('#cards > li[data-id^="many-"][data-alive="false"]').length === 5);
-    const order = await page.$$eval('#cards > li', (lis) => lis.map((li) => li.getAttribute('data-alive')));
-    // the 5 closed ones and the e2e pane (exited above) are last
-    expect(order.slice(-6)).toEqual(Array(6).fill('false'));
-    expect(order.slice(0, -6)).not.toContain('false');
+    await page.waitForFunction(() => document.querySelectorAll('#closed-cards > li[data-id^="many-"][data-alive="false"]').length === 5);
+    // the 5 closed ones and the e2e pane (exited above) are in the closed section, none among the live cards
+    expect(await page.$$eval('#closed-cards > li', (lis) => lis.map((li) => li.getAttribute('data-alive')))).toEqual(Array(6).fill('false'));
+    expect(await page.$$eval('#cards > li', (lis) => lis.map((li) => li.getAttribute('data-alive')))).not.toContain('false');
+    expect(await page.locator('#closed-box summary').innerText()).toBe('Closed panes (6)');
     expect(await page.locator('#summary').innerText()).toContain('15 open');
   });
 });

@@ -8,6 +8,7 @@ import { hostname } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { ensureBuilt } from '../helpers/build.js';
 import { daemonDirs, DaemonProcess, until } from './daemon-harness.js';
+import { BIN } from './harness.js';
 import { BASH, TestTmux, tmuxMissing } from '../helpers/tmux-server.js';
 import type { ActionView, FocusResult, PaneView, WsMessage } from '../../src/web/api-types.js';
 import { TmuxWatcher } from '../../src/attach/tmux/tmux-watcher.js';
@@ -100,6 +101,37 @@ describe.skipIf(missing !== null)('jump to a pane', () => {
     const nobody = await focus(dm, tmux.paneId(a0));
     expect(nobody.body).toMatchObject({ focused: false });
     expect(nobody.body.how).toContain('no tmux client is attached');
+  });
+
+  it("top: Enter on a tmux pane's row makes the person's client show it", async () => {
+    const d = daemonDirs();
+    cleanups.push(() => d.cleanup());
+    const tmux = new TestTmux(d.env);
+    cleanups.push(() => tmux.kill(true));
+    const topPane = tmux.newSession('alpha', BASH, 120, 24);
+    const work = tmux.newSession('work', BASH, 80, 24);
+    // The person's terminal shows session alpha, where they run top.
+    const person = pty.spawn('tmux', ['-L', tmux.socket, 'attach', '-t', 'alpha'], { name: 'xterm-256color', cols: 120, rows: 24, env: d.env });
+    cleanups.push(() => person.kill());
+    const client = await until('the client to attach', async () => tmux.run('list-clients', '-F', '#{client_name}').trim().split('\n').find((c) => c.startsWith('/dev/')) ?? null);
+    const shows = () => tmux.run('list-clients', '-F', '#{client_name} #{session_name}:#{pane_id}').split('\n').find((l) => l.startsWith(client + ' '))!.slice(client.length + 1);
+    expect(shows()).toBe(`alpha:${topPane}`);
+    const dm = await DaemonProcess.start(d, ['--tmux-socket', tmux.socket]);
+    cleanups.push(async () => void (await dm.stop('SIGKILL')));
+    const workId = tmux.paneId(work);
+    await until('the work pane to be attached', async () => (await dm.get<PaneView[]>('/api/panes')).some((p) => p.id === workId && p.alive), () => dm.diag());
+
+    tmux.type(topPane, `node ${BIN} top`);
+    await until('top on screen', async () => /termsupervisor top/.test(tmux.screen(topPane).split('\n')[0] ?? ''), () => tmux.screen(topPane) + dm.diag());
+    // Only the work pane: filter by its tmux id, then Enter on its row.
+    tmux.keys(topPane, '/');
+    tmux.run('send-keys', '-t', topPane, '-l', `:${work}`);
+    tmux.keys(topPane, 'Enter');
+    await until('the filter applied', async () => tmux.screen(topPane).split('\n').filter((l) => /IDLE|RUNNING|DONE/.test(l)).length === 1, () => tmux.screen(topPane));
+    tmux.keys(topPane, 'Enter');
+    await until('the client to show the work pane', async () => shows() === `work:${work}`, () => shows() + '\n' + tmux.screen(topPane));
+    const kept = await dm.get<ActionView[]>(`/api/panes/${encodeURIComponent(workId)}/actions`);
+    expect(kept[0]).toMatchObject({ kind: 'focus', origin: 'top' });
   });
 
   it('tmux with no control client of ours attached: the same jump through `tmux -S`', async () => {

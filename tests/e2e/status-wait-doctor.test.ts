@@ -9,7 +9,7 @@ import { BIN } from './harness.js';
 import { daemonScratch, DaemonProcess, runCli, runWrapper, until, type DaemonDirs } from './daemon-harness.js';
 import { LATEST_VERSION } from '../../src/store/migrations.js';
 import { PALETTE, xterm256 } from '../../src/cli/colors.js';
-import type { PaneView } from '../../src/web/api-types.js';
+import type { PaneView, TransitionView } from '../../src/web/api-types.js';
 import type { Check } from '../../src/cli/doctor-checks.js';
 
 const { cleanups, dirs } = daemonScratch();
@@ -102,7 +102,8 @@ describe('status, wait and doctor', () => {
     w.stdin!.write('sleep 1; echo ok\n');
     const done = await waiting;
     expect(done.code, done.stderr + w.out).toBe(0);
-    expect((await panes()).find((p) => p.id === id)?.state).toBe('DONE');
+    const history = async () => JSON.stringify(await dm.get<TransitionView[]>(`/api/panes/${encodeURIComponent(id)}/transitions`)) + w.out;
+    expect((await panes()).find((p) => p.id === id)?.state, await history()).toBe('DONE');
 
     // Already there: at once. By id too.
     expect((await ts(d, ['wait', id, '--until', 'done'])).code).toBe(0);

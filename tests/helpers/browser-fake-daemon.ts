@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Counters, IterationView, MachineState, PaneView, StatsView, TaskEventView, TaskView, TransitionView, TurnView, WsMessage } from '../../src/web/api-types.js';
 import { ROOT } from './screen.js';
+import { FakeActions } from './browser-fake-actions.js';
 
 const ASSETS = join(ROOT, 'dist', 'web');
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.map': 'application/json' };
@@ -54,6 +55,15 @@ export class FakeDaemon {
   readonly taskRequests: Array<{ action: string; id?: string; body?: unknown }> = [];
   /** The next POST /api/tasks answers 400 with these problems. */
   refuseNextTask: string[] | null = null;
+  /** Answer, reply, interrupt, focus and the actions history (browser-fake-actions.ts). */
+  readonly actions = new FakeActions({
+    panes: this.panes,
+    authorized: () => this.authorized,
+    json: (res, status, body) => this.json(res, status, body),
+    move: (id, to) => void this.move(id, to),
+    pushPane: (p) => void this.pane(p),
+    pushAction: (action) => this.broadcast({ type: 'action', action }),
+  });
   private readonly clients = new Set<WebSocket>();
   private readonly wss = new WebSocketServer({ noServer: true });
   private readonly server = createServer((req, res) => this.handle(req, res));
@@ -177,7 +187,7 @@ export class FakeDaemon {
     for (const ws of this.clients) ws.terminate();
   }
 
-  private json(res: ServerResponse, status: number, body: unknown): void {
+  json(res: ServerResponse, status: number, body: unknown): void {
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   }
 
@@ -200,19 +210,21 @@ export class FakeDaemon {
       return this.json(res, 200, { counters: this.counters, panes: { total: this.panes.size, alive, byState }, uptimeS: 3725 } satisfies StatsView);
     }
     if (path === '/api/tasks' || path.startsWith('/api/tasks/')) return this.handleTasks(req, res, path, url);
-    const m = /^\/api\/panes\/([^/]+)\/(transitions|turns|screen|ack)$/.exec(path);
+    const m = /^\/api\/panes\/([^/]+)\/(transitions|turns|screen|ack|answer|reply|interrupt|focus|actions)$/.exec(path);
     const id = m ? decodeURIComponent(m[1]!) : '';
     const p = this.panes.get(id);
     if (!m || !p) return this.json(res, 404, { error: 'no such pane' });
+    if (['answer', 'reply', 'interrupt', 'focus', 'actions'].includes(m[2]!)) return this.actions.handle(req, res, id, m[2]!, url);
     if (m[2] === 'ack' && req.method === 'POST') {
       if (!this.authorized) return this.json(res, 401, { error: 'no token' });
       this.acks.push(id);
+      this.actions.record(id, 'ack', '', '', null);
       this.move(id, 'IDLE', { source: 'user', tier: 0, rule: 'user.ack', line: '' });
       return void res.writeHead(204).end();
     }
     if (m[2] === 'transitions') return this.json(res, 200, (this.transitions.get(id) ?? []).slice(-Number(url.searchParams.get('limit') ?? 500)));
     if (m[2] === 'turns') return this.json(res, 200, this.turns.get(id) ?? []);
-    if (m[2] === 'screen') return this.json(res, 200, { text: `screen of ${p.name}\n${p.edge.join('\n')}` });
+    if (m[2] === 'screen') return this.json(res, 200, { text: `screen of ${p.name}\n${p.edge.join('\n')}`, rev: p.rev ?? 0 });
     this.json(res, 405, { error: 'method' });
   }
 

@@ -2,7 +2,7 @@
 """A stand-in coding agent that asks for approval with a numbered menu, for tests of acting on panes (issue 15).
 
 Interface (shared by the daemon, dashboard and `top` tests):
-  fake-menu-agent.py --log KEYS.jsonl [--work 0.6] [--menus 1]
+  fake-menu-agent.py --log KEYS.jsonl [--work 0.6] [--menus 1] [--ask menu|yn]
   - Draws an input box `> ` (bracketed paste on) and reads the terminal in raw mode, byte by byte as it arrives.
   - A prompt submitted (text, then Enter) starts a turn: a braille spinner with "esc to interrupt" for --work
     seconds, then the approval menu, Claude Code's shape:
@@ -13,7 +13,9 @@ Interface (shared by the daemon, dashboard and `top` tests):
         Esc to cancel · ↑/↓ to move · 1-3 to pick
     A digit 1-3 picks at once (no Enter); ↑/↓ move the ❯ and Enter picks the selected row; Esc cancels.
     After a pick it prints "picked N: <label>", works again for --work seconds, then "✓ done" and the input box.
-    With --menus N the turn asks N times in a row before it ends.
+    With --menus N the turn asks N times in a row before it ends. With --ask yn it asks a line-mode question
+    instead, "Deploy to production? [y/N] " with the cursor after it: typed characters echo, Enter answers
+    (y/yes picks 1, anything else 3), Esc or Ctrl-C cancels.
   - Esc while working interrupts the turn ("⎿ Interrupted") and goes back to the input box.
   - Every read from the terminal is appended to KEYS.jsonl as {"t": epoch_s, "keys": "<the bytes read>",
     "screen": "prompt|working|menu"}: what the agent received, exactly, and what it was showing then.
@@ -43,8 +45,9 @@ def out(text):
 
 
 class Agent:
-    def __init__(self, log, work_s, menus):
+    def __init__(self, log, work_s, menus, ask):
         self.log = log
+        self.ask = ask
         self.work_s = work_s
         self.menus = menus
         self.fd = sys.stdin.fileno()
@@ -63,8 +66,9 @@ class Agent:
         return data
 
     def prompt(self):
+        """The input box with a footer below it, the cursor back in the box (an agent TUI's shape)."""
         self.screen = "prompt"
-        out("\r\n─────────────────────────────\r\n> " + PASTE_ON)
+        out("\r\n─────────────────────────────\r\n> \r\n  ? for shortcuts\x1b[1A\r\x1b[2C" + PASTE_ON)
 
     def work(self):
         """Spinner for work_s seconds; False if Esc interrupted it."""
@@ -84,39 +88,68 @@ class Agent:
         out(CLEAR_LINE)
         return True
 
-    def draw_menu(self, selected, first):
-        if not first:
-            out(f"\x1b[{len(OPTIONS) + 1}A")  # back to the first option row
+    def draw_menu(self, selected, parked):
+        """Draws the options and the footer, then parks the cursor on the selected row (rows below it: a TUI)."""
+        if parked is not None:
+            out(f"\x1b[{parked + 1}A")  # from the parked row back to the first option row
+        else:
+            out("\r\n")
         for i, label in enumerate(OPTIONS):
             mark = "❯" if i == selected else " "
             out(CLEAR_LINE + f" {mark} {i + 1}. {label}\r\n")
         out(CLEAR_LINE + " Esc to cancel · ↑/↓ to move · 1-3 to pick")
+        out(f"\x1b[{len(OPTIONS) - selected}A\r")
+        return selected
+
+    def yes_no(self):
+        """A line-mode [y/N] question; the index picked, or None for Esc / Ctrl-C."""
+        self.screen = "menu"
+        out("\r\n Deploy to production? [y/N] ")
+        line = b""
+        while True:
+            data = self.read(None)
+            if data is None or data in (b"\x1b", b"\x03"):
+                return None
+            for b in data:
+                if b in (0x0D, 0x0A):
+                    return 0 if line.strip().lower() in (b"y", b"yes") else 2
+                if b >= 0x20:
+                    line += bytes([b])
+                    out(chr(b))
 
     def menu(self):
         """The approval menu; the index picked, or None for Esc."""
+        if self.ask == "yn":
+            return self.yes_no()
         self.screen = "menu"
-        out("\r\n Do you want to run `make deploy`?\r\n")
+        out("\r\n Do you want to run `make deploy`?")
         selected = 0
-        self.draw_menu(selected, True)
+        parked = self.draw_menu(selected, None)
+        picked = None
         while True:
             data = self.read(None)
             if data is None:
-                return None
+                break
             if data in (b"\x1b[A", b"\x1bOA"):
                 selected = (selected - 1) % len(OPTIONS)
             elif data in (b"\x1b[B", b"\x1bOB"):
                 selected = (selected + 1) % len(OPTIONS)
             elif data in (b"\r", b"\n"):
-                return selected
+                picked = selected
+                break
             elif data == b"\x1b":
-                return None
+                break
             elif len(data) == 1 and data in b"123":
-                return int(data) - 1
+                picked = int(data) - 1
+                break
             else:
                 continue
-            self.draw_menu(selected, False)
+            parked = self.draw_menu(selected, parked)
+        out(f"\x1b[{len(OPTIONS) - parked}B")  # below the footer again
+        return picked
 
     def turn(self):
+        out("\x1b[1B")  # past the input box's footer
         if not self.work():
             return
         for _ in range(self.menus):
@@ -163,11 +196,12 @@ def main():
     p.add_argument("--log", required=True)
     p.add_argument("--work", type=float, default=0.6)
     p.add_argument("--menus", type=int, default=1)
+    p.add_argument("--ask", choices=["menu", "yn"], default="menu")
     a = p.parse_args()
     old = termios.tcgetattr(sys.stdin.fileno())
     tty.setraw(sys.stdin.fileno())
     try:
-        Agent(a.log, a.work, a.menus).run()
+        Agent(a.log, a.work, a.menus, a.ask).run()
     finally:
         termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, old)
 

@@ -138,6 +138,24 @@ describe('pane action routes', () => {
     expect(closed.json()).toMatchObject({ error: 'the pane is closed', pane: { id: 'p1', alive: false } });
   });
 
+  it('a reply of several lines goes as one bracketed paste to a pane that has it on, and is refused by one that has not', async () => {
+    const s = setup();
+    s.r.registry.open({ id: 'p1', name: 'agent', attach: 'run', command: 'bash', cols: 80, rows: 24, agent: 'shell' });
+    s.r.registry.feed('p1', { kind: 'output', data: `${OSC133.prompt}$ ${OSC133.input}` });
+    const idle = await until(() => (s.r.registry.pane('p1')!.rev > 0 ? s.r.registry.pane('p1') : null), 'a first read');
+    const refused = await s.post('/api/panes/p1/reply', { text: 'line one\nline two', rev: idle.rev });
+    expect(refused.statusCode).toBe(400);
+    expect(s.typed).toEqual([]);
+    // The line editor switches bracketed paste on (bash, zsh, fish, and agents' input boxes do).
+    s.r.registry.feed('p1', { kind: 'output', data: '\x1b[?2004h' });
+    await until(() => (s.r.registry.livePane('p1')!.monitor.screen.term.modes.bracketedPasteMode ? true : null), 'bracketed paste on');
+    const now = s.r.registry.livePane('p1')!.monitor.freshRev();
+    const ok = await s.post('/api/panes/p1/reply', { text: 'line one\r\nline two\n', rev: now });
+    expect(ok.statusCode).toBe(200);
+    expect(s.typed.map((t) => t.text)).toEqual(['\x1b[200~line one\nline two\x1b[201~', '\r']);
+    expect(ok.json().action).toMatchObject({ keys: 'line one Enter line two Enter', detail: 'line one' });
+  });
+
   it('interrupt: Ctrl-C for a shell, allowed on any screen of the current state, refused on one from before it', async () => {
     const s = setup();
     s.r.registry.open({ id: 'p1', name: 'sh', attach: 'run', command: 'bash', cols: 80, rows: 24, agent: 'shell' });
@@ -184,11 +202,6 @@ describe('pane action routes', () => {
     expect((await get('?limit=abc')).statusCode).toBe(400);
     expect((await s.app.fastify.inject({ method: 'GET', url: '/api/panes/nope/actions', headers: AUTH })).statusCode).toBe(404);
     expect((await s.app.fastify.inject({ method: 'POST', url: '/api/panes/nope/ack', headers: AUTH })).statusCode).toBe(404);
-    // A jump (the focus route's) types nothing and is kept the same way.
-    const actions = s.r.registry.actions as PaneActions;
-    expect(actions.note('p1', 'focus', { origin: 'top', from: '127.0.0.1' }, 'tmux: selected work:0.1')).toMatchObject({ kind: 'focus', keys: '', detail: 'tmux: selected work:0.1' });
-    expect(actions.note('nope', 'focus', { origin: 'top', from: '127.0.0.1' }, '')).toBeNull();
-    expect(((await get('?limit=1')).json() as ActionView[])[0]).toMatchObject({ kind: 'focus', origin: 'top' });
   });
 
   it('GET /api/panes/:id/screen carries the revision the text belongs to', async () => {

@@ -38,3 +38,29 @@ describe('docs/config.md', () => {
     expect(configDoc(text.replace('\n\n    "b_s"', '\n    // Also documented.\n    "b_s"'))).toContain('- **`thresholds.b_s`** — default `2`: Also documented.');
   });
 });
+
+describe('config/schema.json', () => {
+  it('is what the generator makes of config/default.jsonc, and the defaults validate against it', async () => {
+    const { configSchema, schemaText } = await import('../../src/config/config-schema.js');
+    const { configProblems } = await import('../../src/config/config-validate.js');
+    const published = readFileSync(join(ROOT, 'config', 'schema.json'), 'utf8');
+    expect(published === schemaText(configSchema(jsonc)), 'config/schema.json is out of date: run `npm run build && node scripts/gen-config-doc.mjs`').toBe(true);
+    expect(configProblems(readDefaultRaw())).toEqual([]);
+    // Every key the loader knows is in the schema, typed, with its meaning.
+    const schema = JSON.parse(published) as Record<string, unknown>;
+    for (const leaf of leafPaths(readDefaultRaw())) {
+      const node = leaf.split('.').reduce<Record<string, unknown>>((s, k) => (s['properties'] as Record<string, Record<string, unknown>>)[k]!, schema);
+      expect(node['type'], leaf).toBeTruthy();
+      expect(String(node['description']).length, leaf).toBeGreaterThan(0);
+    }
+  });
+
+  it('a user file naming it ("$schema") loads; the file is in the published package', async () => {
+    const { loadConfig } = await import('../../src/config/config.js');
+    const cfg = loadConfig({ overrides: { $schema: './schema.json', thresholds: { stability_s: 2 } } });
+    expect(cfg.thresholds.stability_s).toBe(2);
+    expect((cfg as unknown as Record<string, unknown>)['$schema']).toBeUndefined();
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
+    expect(pkg.files).toContain('config');
+  });
+});

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { makeWebDir, TOKEN } from '../helpers/web-fake-api.js';
 import { OSC133, testRegistry, type TestRegistry } from '../helpers/web-registry.js';
 import { until, WsProbe } from '../helpers/web-ws.js';
+import { loadConfig } from '../../src/config/config.js';
 
 let cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -104,6 +105,38 @@ describe('pane registry', () => {
     // Feeding or acking a closed pane changes nothing.
     reg.feed('p1', { kind: 'output', data: 'late' });
     expect(reg.ack('p1', 'dashboard')).toEqual(closed.pane);
+  });
+
+  it("LONG_RUNNING keeps the turn's start: the pane's startedAt stays the command's start (the dashboard's \"running 4 m 30 s\"), through to DONE", async () => {
+    const r = testRegistry({ cfg: loadConfig({ overrides: { thresholds: { long_running_s: 0.2 } } }) });
+    cleanups.push(() => r.close());
+    const reg = r.registry;
+    reg.open(shellPane());
+    reg.feed('p1', { kind: 'output', data: promptMarks });
+    reg.feed('p1', { kind: 'input', data: 'sleep 5\r' });
+    reg.feed('p1', { kind: 'output', data: `sleep 5\r\n${OSC133.executed}` });
+    const run = await r.feed.transitionTo('p1', 'RUNNING');
+    const long = await r.feed.transitionTo('p1', 'LONG_RUNNING');
+    expect(long.transition).toMatchObject({ rule: 'timer.long_running', startedAt: run.transition.at, startedAtKept: true });
+    const view = reg.pane('p1')!;
+    expect(view.startedAt).toBe(run.transition.at);
+    expect(view.since).toBe(long.transition.at);
+    expect(view.since).toBeGreaterThan(view.startedAt);
+    reg.feed('p1', { kind: 'output', data: `${OSC133.finished(0)}${promptMarks}` });
+    await r.feed.transitionTo('p1', 'DONE');
+    expect(reg.pane('p1')!.startedAt).toBe(run.transition.at);
+  });
+
+  it("a pane says which keys an interrupt types into it (config actions.keys), so a client can say it before sending; a closed pane none", () => {
+    const r = registry();
+    const reg = r.registry;
+    reg.open(shellPane('sh'));
+    reg.open({ ...shellPane('cc'), name: 'claude', command: 'claude', agent: 'claude' });
+    expect(reg.pane('sh')!.interruptKeys).toBe(r.cfg.actions.keys['shell']!.interrupt);
+    expect(reg.pane('sh')!.interruptKeys).toBe('Ctrl-C');
+    expect(reg.pane('cc')!.interruptKeys).toBe('Esc');
+    reg.close('sh', 'test');
+    expect(reg.pane('sh')!.interruptKeys).toBeUndefined();
   });
 
   it('unknown panes are null everywhere', () => {

@@ -6,6 +6,7 @@ import { controlPath, parseDestination, shellQuote, shellWords, sshArgs, sshBase
 import { remoteServerArgs, sshRunner } from '../../src/attach/tmux/tmux-runner.js';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
 import { parseArgs } from '../../src/cli/args.js';
+import { remoteSpecs } from '../../src/daemon/remotes.js';
 
 const settings: SshSettings = { base: ['ssh'], identityFile: null, aliveIntervalS: 1, aliveCountMax: 3, connectTimeoutS: 5, controlPersistS: 60, controlDir: '/run/user/1000/termsupervisor' };
 
@@ -69,8 +70,10 @@ describe('ssh command', () => {
 
 describe('remotes config and --remote', () => {
   it('takes remotes item by item, with defaults, and refuses unknown keys, wrong types, missing and repeated names', () => {
-    const cfg = loadConfig({ overrides: { remotes: [{ name: 'devbox', destination: 'me@devbox' }] } });
-    expect(cfg.remotes).toEqual([{ name: 'devbox', destination: 'me@devbox', identity_file: '', socket: '', tmux: 'tmux', allow_typing: false }]);
+    const cfg = loadConfig({ overrides: { remotes: [{ name: 'devbox', destination: 'me@devbox:2222' }] } });
+    const [spec] = remoteSpecs(cfg, [], '/tmp/ts-unit-control', {});
+    expect(spec).toMatchObject({ name: 'devbox', dest: { user: 'me', host: 'devbox', port: 2222 }, serverArgs: [], tmux: 'tmux', allowTyping: false });
+    expect(spec!.ssh.identityFile).toBeNull();
     expect(cfg.ssh.alive_interval_s * (cfg.ssh.alive_count_max + 1)).toBeLessThanOrEqual(5);
     const problems = (o: unknown) => {
       try {
@@ -84,8 +87,12 @@ describe('remotes config and --remote', () => {
     expect(problems([{ name: 'a', destination: 'h', typing: true }])[0]).toMatch(/^remotes\[0\]\.typing: unknown key/);
     expect(problems([{ destination: 'h' }])).toEqual(['remotes[0].name: must be set']);
     expect(problems([{ name: 'a b', destination: 'h' }])[0]).toMatch(/is not a host name/);
-    expect(problems([{ name: 'a', destination: 'h' }, { name: 'a', destination: 'g' }])).toEqual(['remotes[1].name: "a" is used twice']);
-    expect(problems('devbox')).toEqual(['remotes: expected a list, got string "devbox"']);
+    expect(problems([{ name: 'a', destination: '' }])).toEqual(['remotes[0].destination: must be set']);
+    expect(problems('devbox')).toEqual(['remotes: expected a list of objects, got string "devbox"']);
+    // A name configured twice (or a --remote of the same host) is refused when the daemon starts.
+    const twice = loadConfig({ overrides: { remotes: [{ name: 'a', destination: 'h' }] } });
+    expect(() => remoteSpecs(twice, ['a'], '/tmp/ts-unit-control', {})).toThrow(/"a" is configured twice/);
+    expect(() => remoteSpecs(twice, ['-oProxyCommand=x'], '/tmp/ts-unit-control', {})).toThrow(SshSpecError);
   });
 
   it('--remote may be given more than once (the daemon command reads it so)', () => {

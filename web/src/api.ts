@@ -1,6 +1,6 @@
 // Same-origin calls to the daemon's REST API (the auth cookie goes along by itself). 401/403 means this browser
 // has no token: the page stays usable read-only and says how to sign in.
-import type { StatsView, TaskDetailView, TaskView, TransitionView, TurnView } from '../../src/web/api-types.js';
+import type { ActionResult, ActionView, FocusResult, PaneView, StatsView, TaskDetailView, TaskView, TransitionView, TurnView } from '../../src/web/api-types.js';
 
 export class HttpError extends Error {
   constructor(
@@ -10,6 +10,8 @@ export class HttpError extends Error {
     readonly reason = '',
     /** What a 400 found wrong, one item each (POST /api/tasks). */
     readonly problems: string[] = [],
+    /** A 409's fresh pane (StaleActionView): the pane changed since the person looked. */
+    readonly pane: PaneView | null = null,
   ) {
     super(reason ? `${reason} (HTTP ${status})` : `${path}: HTTP ${status}`);
   }
@@ -19,6 +21,14 @@ export const READ_ONLY = 'read-only — open the link the daemon printed, or a n
 
 export function isAuthError(e: unknown): boolean {
   return e instanceof HttpError && (e.status === 401 || e.status === 403);
+}
+
+/** Said when an action is refused because the pane moved on since the person looked (409). */
+export const STALE = 'the pane changed — look again';
+
+/** A 409 (stale revision, or a state that does not take the action). */
+export function isStale(e: unknown): e is HttpError {
+  return e instanceof HttpError && e.status === 409;
 }
 
 let onDenied: () => void = () => {};
@@ -31,17 +41,21 @@ async function request(path: string, init?: RequestInit): Promise<Response> {
   const r = await fetch(path, { credentials: 'same-origin', ...init });
   if (r.status === 401 || r.status === 403) onDenied();
   if (!r.ok) {
-    const body = (await r.json().catch(() => null)) as { error?: unknown; problems?: unknown } | null;
+    const body = (await r.json().catch(() => null)) as { error?: unknown; problems?: unknown; pane?: unknown } | null;
     const problems = Array.isArray(body?.problems) ? body.problems.map(String) : [];
-    throw new HttpError(r.status, path, typeof body?.error === 'string' ? body.error : '', problems);
+    const pane = body?.pane && typeof body.pane === 'object' && 'id' in body.pane ? (body.pane as PaneView) : null;
+    throw new HttpError(r.status, path, typeof body?.error === 'string' ? body.error : '', problems, pane);
   }
   return r;
 }
 
+// The daemon records who typed into a pane (ActionView.origin) from this header.
+const CLIENT = { 'x-termsupervisor-client': 'dashboard' };
+
 async function postJson<T>(path: string, body?: unknown): Promise<T> {
-  const init: RequestInit = { method: 'POST', headers: { accept: 'application/json' } };
+  const init: RequestInit = { method: 'POST', headers: { accept: 'application/json', ...CLIENT } };
   if (body !== undefined) {
-    init.headers = { accept: 'application/json', 'content-type': 'application/json' };
+    init.headers = { accept: 'application/json', 'content-type': 'application/json', ...CLIENT };
     init.body = JSON.stringify(body);
   }
   return (await request(path, init)).json() as Promise<T>;
@@ -60,9 +74,16 @@ export const api = {
   screen: (id: string) => getJson<{ text: string }>(`${pane(id)}/screen`),
   stats: () => getJson<StatsView>('/api/stats'),
   ack: async (id: string): Promise<void> => {
-    // The client names itself: history keeps who acked (origin dashboard, rule ack.dashboard).
-    await request(`${pane(id)}/ack`, { method: 'POST', headers: { 'x-termsupervisor-client': 'dashboard' } });
+    await request(`${pane(id)}/ack`, { method: 'POST', headers: CLIENT });
   },
+  /** The person's answer to the question shown at revision `rev` (409: the pane changed since). */
+  answer: (id: string, option: string, rev: number) => postJson<ActionResult>(`${pane(id)}/answer`, { option, rev }),
+  reply: (id: string, text: string, rev: number) => postJson<ActionResult>(`${pane(id)}/reply`, { text, rev }),
+  interrupt: (id: string, rev: number) => postJson<ActionResult>(`${pane(id)}/interrupt`, { rev }),
+  /** Jump: the daemon shows the pane (tmux, iTerm2) or says where it runs (`how`). */
+  focus: (id: string) => postJson<FocusResult>(`${pane(id)}/focus`),
+  /** What was typed into the pane (and acks, jumps), newest first. */
+  actions: (id: string, limit = 100) => getJson<ActionView[]>(`${pane(id)}/actions?limit=${limit}`),
   /** Tasks, newest first: one pane's, or every pane's. */
   tasks: (paneId?: string, limit = 500) => getJson<TaskView[]>(`/api/tasks?limit=${limit}${paneId ? `&pane=${encodeURIComponent(paneId)}` : ''}`),
   task: (id: string) => getJson<TaskDetailView>(task(id)),

@@ -1,8 +1,9 @@
 // The list of cards. Messages only record what changed; one requestAnimationFrame per frame applies it: changed
 // cards are updated in place, the order is fixed with as few moves as needed, and the ages tick once a second.
+// Closed panes go to their own collapsed section, so a closed pane never sits among live ones of the same name.
 import type { PaneView } from '../../src/web/api-types.js';
-import { createCard, tickCard, updateCard, type Card } from './cards.js';
-import { comparePanes, orderKeyChanged } from './order.js';
+import { createCard, tickCard, updateCard, type Card, type CardHooks } from './cards.js';
+import { comparePanes, isClosedSection, orderKeyChanged } from './order.js';
 import type { TaskStatus } from './task-model.js';
 
 export class Board {
@@ -20,7 +21,9 @@ export class Board {
   constructor(
     private readonly list: HTMLElement,
     private readonly empty: HTMLElement,
-    private readonly onOpen: (id: string) => void,
+    private readonly hooks: CardHooks,
+    /** The closed panes' section (a <details>) and its list. */
+    private readonly closed: { box: HTMLElement; list: HTMLElement; count: HTMLElement },
   ) {
     window.setInterval(() => {
       this.ticking = true;
@@ -79,7 +82,7 @@ export class Board {
         this.cards.delete(id);
       } else if (card) updateCard(card, p, now, this.tasks.get(id) ?? null);
       else {
-        this.cards.set(id, createCard(p, this.onOpen, this.tasks.get(id) ?? null));
+        this.cards.set(id, createCard(p, this.hooks, this.tasks.get(id) ?? null));
         this.orderDirty = true;
       }
     }
@@ -87,8 +90,12 @@ export class Board {
     if (this.orderDirty) this.reorder();
     if (this.ticking) for (const c of this.cards.values()) tickCard(c, now);
     this.ticking = false;
+    const closed = this.closed.list.childElementCount;
     this.empty.hidden = this.panes.size > 0;
-    this.list.hidden = this.panes.size === 0;
+    this.list.hidden = this.panes.size - closed === 0;
+    this.closed.box.hidden = closed === 0;
+    const count = String(closed);
+    if (this.closed.count.textContent !== count) this.closed.count.textContent = count;
     this.onRendered(this.panes);
   }
 
@@ -96,13 +103,16 @@ export class Board {
     this.orderDirty = false;
     const sorted = [...this.panes.values()].sort(comparePanes);
     const focused = document.activeElement;
-    let at: ChildNode | null = this.list.firstChild;
-    for (const p of sorted) {
-      const li = this.cards.get(p.id)!.li;
-      if (li === at) at = li.nextSibling;
-      else this.list.insertBefore(li, at); // moves it (or appends a new card) before the node in its place
+    // live cards first (a card leaving for the closed section trails them until the second pass takes it)
+    for (const [list, panes] of [[this.list, sorted.filter((p) => !isClosedSection(p))], [this.closed.list, sorted.filter(isClosedSection)]] as const) {
+      let at: ChildNode | null = list.firstChild;
+      for (const p of panes) {
+        const li = this.cards.get(p.id)!.li;
+        if (li === at) at = li.nextSibling;
+        else list.insertBefore(li, at); // moves it (or appends a new card) before the node in its place
+      }
     }
     // a moved card loses focus: give it back so keyboard users keep their place
-    if (focused instanceof HTMLElement && focused !== document.activeElement && this.list.contains(focused)) focused.focus({ preventScroll: true });
+    if (focused instanceof HTMLElement && focused !== document.activeElement && focused.isConnected) focused.focus({ preventScroll: true });
   }
 }

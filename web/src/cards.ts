@@ -1,23 +1,34 @@
 // One card per pane. A card keeps references to its parts and the last text it wrote to each, so an update
-// touches only what changed (100 panes streaming must not rebuild 100 subtrees).
+// touches only what changed (100 panes streaming must not rebuild 100 subtrees). It speaks plainly ("asks: …",
+// "finished 2 m ago · exit 0", "running 4 m 30 s"); rule names are for the detail view.
 import type { PaneView } from '../../src/web/api-types.js';
+import { asks, howLong } from './card-words.js';
 import { el } from './dom.js';
-import { clock, duration, EXIT_CODE_UNKNOWN, STALL_ICON, STATE_ICON, stateText, why } from './format.js';
+import { clock, EXIT_CODE_UNKNOWN, STALL_ICON, STATE_ICON, stateText } from './format.js';
+import { questionKey, renderQuestion, setBusy, type Choice } from './question.js';
 import { TASK_ICON, type TaskStatus } from './task-model.js';
 
 export interface Card {
   li: HTMLLIElement;
   open: HTMLButtonElement;
-  parts: Record<'icon' | 'state' | 'task' | 'age' | 'program' | 'attach' | 'command' | 'edge' | 'exit' | 'fault' | 'why' | 'rule' | 'line', HTMLElement>;
+  parts: Record<'icon' | 'state' | 'task' | 'age' | 'asks' | 'answers' | 'said' | 'program' | 'attach' | 'command' | 'edge' | 'exit' | 'fault', HTMLElement>;
   last: Map<string, string>;
-  since: number;
+  /** The pane as this card last showed it: an answer carries the revision the person saw. */
+  pane: PaneView;
+  onPick?: (choice: Choice) => void;
+}
+
+export interface CardHooks {
+  open(id: string): void;
+  /** The person picked an option (null: Esc) on the question `p` shows; `say` reports the outcome on the card. */
+  answer(p: PaneView, choice: Choice, say: (text: string, warn: boolean) => void): Promise<unknown>;
 }
 
 const EDGE_LINES = 5;
 /** Marks the "analysis error" line (a warning sign: the pane is watched, its reading failed once or more). */
 const FAULT_ICON = '⚠';
 
-export function createCard(p: PaneView, onOpen: (id: string) => void, task: TaskStatus | null = null): Card {
+export function createCard(p: PaneView, hooks: CardHooks, task: TaskStatus | null = null): Card {
   const li = el('li', 'card');
   li.dataset.id = p.id;
   const top = el('div', 'card-top');
@@ -36,7 +47,7 @@ export function createCard(p: PaneView, onOpen: (id: string) => void, task: Task
   const h = el('h2', 'name');
   const open = el('button', 'open');
   open.type = 'button';
-  open.addEventListener('click', () => onOpen(p.id));
+  open.addEventListener('click', () => hooks.open(p.id));
   h.append(open);
 
   const meta = el('div', 'meta');
@@ -51,14 +62,26 @@ export function createCard(p: PaneView, onOpen: (id: string) => void, task: Task
   const exit = el('p', 'exit-unknown');
   // The pane's own screen, analysis or state code threw: caught, the pane is still watched, its verdicts may lag.
   const fault = el('p', 'analysis-error');
-  const whyRow = el('div', 'why');
-  const whyText = el('span', 'why-source');
-  const rule = el('code', 'rule');
-  const line = el('span', 'line');
-  whyRow.append(whyText, rule, line);
+  // WAITING_APPROVAL: the question in words (under the name), its options as buttons under the live edge they
+  // answer, and what became of the click
+  const asksLine = el('p', 'asks');
+  const answers = el('div', 'answers');
+  answers.setAttribute('role', 'group');
+  const said = el('p', 'said');
+  said.setAttribute('role', 'status');
 
-  li.append(top, h, meta, edge, exit, fault, whyRow);
-  const card: Card = { li, open, parts: { icon, state, task: taskTag, age, program, attach, command, edge, exit, fault, why: whyText, rule, line }, last: new Map(), since: p.since };
+  li.append(top, h, asksLine, meta, edge, answers, said, exit, fault);
+  const card: Card = { li, open, parts: { icon, state, task: taskTag, age, asks: asksLine, answers, said, program, attach, command, edge, exit, fault }, last: new Map(), pane: p };
+  const say = (text: string, warn: boolean) => {
+    said.textContent = text;
+    said.classList.toggle('warn', warn);
+  };
+  answers.addEventListener('click', (e) => e.stopPropagation());
+  card.onPick = (choice: Choice) => {
+    setBusy(answers, true);
+    say('', false);
+    void hooks.answer(card.pane, choice, say).finally(() => setBusy(answers, false));
+  };
   updateCard(card, p, Date.now(), task);
   return card;
 }
@@ -80,6 +103,7 @@ export function updateCard(c: Card, p: PaneView, now: number, task: TaskStatus |
   attr(c, 'data-stalled', String(p.stalled));
   attr(c, 'data-alive', String(p.alive));
   attr(c, 'data-needs', String(p.needsYou && p.alive));
+  attr(c, 'data-rev', String(p.rev ?? '')); // the screen revision an answer from this card carries
   text(c, 'icon', STATE_ICON[p.state]);
   text(c, 'state', p.state);
   if (c.last.get('name') !== p.name) {
@@ -100,16 +124,25 @@ export function updateCard(c: Card, p: PaneView, now: number, task: TaskStatus |
   attr(c, 'data-analysis-error', String(f !== null));
   text(c, 'fault', f ? `${FAULT_ICON} analysis error${f.count > 1 ? ` ×${f.count}` : ''}: ${f.stage} (${f.program})` : '');
   attr(c, 'title', f ? `${f.message}\nat ${clock(f.at)} while applying ${f.step}. The error was caught and the pane is still watched; the daemon's log has the details.` : '', c.parts.fault);
-  text(c, 'why', why(p.tier, p.source));
-  text(c, 'rule', p.rule);
-  text(c, 'line', p.line);
-  attr(c, 'title', p.line, c.parts.line);
-  c.since = p.since;
-  attr(c, 'title', `in ${p.state} since ${clock(p.since)}`, c.parts.age);
+  const waiting = p.alive && p.state === 'WAITING_APPROVAL';
+  text(c, 'asks', waiting ? asks(p) : '');
+  const qk = questionKey(p);
+  if (c.last.get('question') !== qk) {
+    c.last.set('question', qk);
+    renderQuestion(c.parts.answers, p, (choice) => c.onPick?.(choice));
+  }
+  // What became of a click is old news once the pane moves on ("sent 2"), or asks anew. A refusal ("the pane
+  // changed — look again") stays until then even if the fresh pane no longer waits: the person must see it.
+  const said = c.parts.said;
+  const moved = c.pane.state !== p.state;
+  if (said.textContent && ((moved && !said.classList.contains('warn')) || (moved && waiting))) said.textContent = '';
+  c.pane = p;
+  const busy = p.state === 'RUNNING' || p.state === 'LONG_RUNNING';
+  attr(c, 'title', busy ? `this turn began at ${clock(p.startedAt)}` : `in ${p.state} since ${clock(p.since)}`, c.parts.age);
   tickCard(c, now);
 }
 
-/** The ticking time in state. */
+/** The ticking "how long". */
 export function tickCard(c: Card, now: number): void {
-  text(c, 'age', duration(now - c.since));
+  text(c, 'age', howLong(c.pane, now));
 }

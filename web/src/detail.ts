@@ -1,7 +1,13 @@
-// The detail view of one pane (a side panel): its supervised tasks (tasks.ts), its timeline of states as a coloured
-// bar, its turns, its recent transitions, its current screen, and Ack. Esc or the close button closes it and gives focus back.
-import type { PaneView, TransitionView, TurnView } from '../../src/web/api-types.js';
+// The detail view of one pane (a side panel): its live screen first, then what can be done to it (detail-act.ts:
+// answer, reply, interrupt, jump; and Ack), why it is in its state (the rule and the line), its supervised tasks
+// (tasks.ts), its timeline of states as a coloured bar, its turns, the actions typed into it (action-log.ts) and its
+// recent transitions. Esc or the close button closes it and gives focus back.
+import type { ActionView, PaneView, TransitionView, TurnView } from '../../src/web/api-types.js';
+import type { PaneActs } from './act.js';
+import { ActionLog, what } from './action-log.js';
 import { api, isAuthError, READ_ONLY } from './api.js';
+import { whereText } from './card-words.js';
+import { DetailActs } from './detail-act.js';
 import { byId, el, table } from './dom.js';
 import { clock, duration, STATE_ICON, stateText, why } from './format.js';
 import { segments } from './timeline.js';
@@ -22,6 +28,9 @@ export class Detail {
   private readonly turns = byId('detail-turns');
   private readonly transitions = byId('detail-transitions');
   private readonly screen = byId('detail-screen');
+  private readonly why = byId('detail-why');
+  private readonly acts: DetailActs;
+  private readonly actionLog = new ActionLog(byId('detail-actions'));
   private id: string | null = null;
   private history: TransitionView[] = [];
   private opener: Element | null = null;
@@ -31,7 +40,10 @@ export class Detail {
   constructor(
     private readonly pane: (id: string) => PaneView | undefined,
     readonly tasks: TaskPanel,
+    acts: PaneActs,
   ) {
+    this.acts = new DetailActs(acts, (text, warn) => this.status(text, warn));
+    this.actionLog.onChange = () => this.renderTimeline();
     byId('detail-close').addEventListener('click', () => this.close());
     this.ackBtn.addEventListener('click', () => void this.ack());
     document.addEventListener('keydown', (e) => {
@@ -57,6 +69,7 @@ export class Detail {
   private load(id: string): void {
     this.history = [];
     this.ackMsg.textContent = '';
+    this.acts.reset();
     this.timeline.replaceChildren();
     this.turns.replaceChildren();
     this.transitions.replaceChildren(el('p', 'none', 'loading…'));
@@ -65,6 +78,7 @@ export class Detail {
     void this.loadHistory(id);
     void this.loadTurns(id);
     void this.loadScreen(id);
+    void this.actionLog.load(id);
     this.tasks.show(id);
     clearInterval(this.timelineTimer);
     this.timelineTimer = window.setInterval(() => this.renderTimeline(), TIMELINE_REFRESH_MS);
@@ -74,6 +88,8 @@ export class Detail {
     if (!this.id) return;
     this.id = null;
     this.panel.hidden = true;
+    this.acts.reset();
+    this.actionLog.close();
     this.tasks.hide();
     clearInterval(this.timelineTimer);
     clearTimeout(this.screenTimer);
@@ -100,6 +116,10 @@ export class Detail {
     void this.loadTurns(tr.paneId);
   }
 
+  onAction(a: ActionView): void {
+    this.actionLog.onAction(a);
+  }
+
   /** After a (re)connect: what happened while offline is only in the history, so load it again. */
   onHello(ids: ReadonlySet<string>): void {
     if (!this.id) return;
@@ -117,21 +137,29 @@ export class Detail {
     this.title.textContent = p.name || p.id;
     this.badge.textContent = `${STATE_ICON[p.state]} ${stateText(p)}`;
     this.badge.dataset.state = p.state;
-    this.meta.textContent = `${p.program} · ${p.attach} · ${p.command} · ${p.cols}×${p.rows}`;
+    const where = whereText(p.where);
+    this.meta.textContent = `${p.program} · ${p.attach}${where ? ` (${where})` : ''} · ${p.command} · ${p.cols}×${p.rows}`;
+    // the rule names live here, not on the cards
+    this.why.textContent = `${why(p.tier, p.source)} · ${p.rule}${p.line ? ` — ${p.line}` : ''}`;
     this.ackBtn.disabled = !p.alive || !p.needsYou;
+    this.acts.show(p);
+  }
+
+  /** The status line under the actions: what became of an ack, an answer, a reply, an interrupt. */
+  private status(text: string, warn: boolean): void {
+    this.ackMsg.textContent = text;
+    this.ackMsg.classList.toggle('warn', warn);
   }
 
   private async ack(): Promise<void> {
     const id = this.id;
     if (!id) return;
-    this.ackMsg.textContent = '';
+    this.status('', false);
     try {
       await api.ack(id);
-      this.ackMsg.textContent = 'acknowledged';
-      this.ackMsg.classList.remove('warn');
+      this.status('acknowledged', false);
     } catch (e) {
-      this.ackMsg.textContent = isAuthError(e) ? READ_ONLY : `ack failed: ${(e as Error).message}`;
-      this.ackMsg.classList.add('warn');
+      this.status(isAuthError(e) ? READ_ONLY : `ack failed: ${(e as Error).message}`, true);
     }
   }
 
@@ -200,6 +228,16 @@ export class Detail {
       d.style.flexGrow = String(s.frac);
       d.title = `${s.state}${s.stalled ? ' (stalled)' : ''} ${clock(s.start)} – ${clock(s.end)} (${duration(s.end - s.start)})`;
       bar.append(d);
+    }
+    // what was typed into the pane, as ticks over the bar at their time (hover: who, what, keys)
+    const t0 = this.history[0]!.at;
+    for (const a of this.actionLog.actions) {
+      if (a.at < t0 || a.at > end) continue;
+      const m = el('span', 'mark');
+      m.dataset.kind = a.kind;
+      m.style.left = `${(100 * (a.at - t0)) / Math.max(1, end - t0)}%`;
+      m.title = `${clock(a.at)} ${a.origin} from ${a.from}: ${what(a)}${a.keys ? ` (${a.keys})` : ''}`;
+      bar.append(m);
     }
     const axis = el('div', 'axis');
     axis.append(el('span', '', clock(this.history[0]!.at)), el('span', '', clock(end)));

@@ -1,5 +1,6 @@
 // The dashboard: wires the live feed to the cards, the detail view, the stats view, the alerts and the tasks.
-import type { HistoryHealth, WsMessage } from '../../src/web/api-types.js';
+import type { HistoryHealth, PaneView, WsMessage } from '../../src/web/api-types.js';
+import { olderThan, PaneActs } from './act.js';
 import { api, onAuthDenied, READ_ONLY } from './api.js';
 import { Alerts } from './alerts.js';
 import { Board } from './board.js';
@@ -14,10 +15,25 @@ import { Stats } from './stats.js';
 import { TaskAlerts, TaskIndex } from './task-model.js';
 import { TaskPanel } from './tasks.js';
 
-const board = new Board(byId('cards'), byId('empty'), (id) => detail.open(id));
+function freshPane(p: PaneView): void {
+  board.upsert(p);
+  detail.onPane(p);
+}
+// A pane the daemon sent back with an action's answer (or its 409) is news like a `pane` message, unless the feed
+// already brought a newer one.
+const acts = new PaneActs((p) => {
+  const shown = board.get(p.id);
+  if (!shown || !olderThan(p, shown)) freshPane(p);
+});
+const board = new Board(
+  byId('cards'),
+  byId('empty'),
+  { open: (id) => detail.open(id), answer: (p, choice, say) => acts.answer(p, choice, say) },
+  { box: byId('closed-box'), list: byId('closed-cards'), count: byId('closed-count') },
+);
 const taskIndex = new TaskIndex();
 const taskAlerts = new TaskAlerts();
-const detail = new Detail((id) => board.get(id), new TaskPanel(taskIndex));
+const detail = new Detail((id) => board.get(id), new TaskPanel(taskIndex), acts);
 const stats = new Stats(byId('stats'));
 const settings = settingsPanel();
 const alerts = new Alerts(settings, byId('alert-log'), (id) => detail.open(id));
@@ -118,8 +134,10 @@ function onMessage(m: WsMessage): void {
       break;
     }
     case 'pane':
-      board.upsert(m.pane);
-      detail.onPane(m.pane);
+      freshPane(m.pane);
+      break;
+    case 'action':
+      detail.onAction(m.action);
       break;
     case 'transition':
       detail.onTransition(m.transition);

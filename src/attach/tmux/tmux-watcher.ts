@@ -33,6 +33,7 @@ import { LIST_PANES, LIST_SESSIONS_ARGS, paneName, parsePaneRows, parseSeedState
 import { tmuxPaneKey, type TmuxSocket } from './tmux-socket.js';
 import { MIN_TMUX_VERSION, tmuxVersionSupported } from './tmux-version.js';
 import { localRunner, type TmuxRunner } from './tmux-runner.js';
+import { tmuxKeyName } from './tmux-keys.js';
 
 /** Output a control client has not taken for this long pauses that pane for it (tmux `pause-after`), instead of
  * tmux buffering it without bound or holding the pane's program back: a flooding pane cannot stall the daemon,
@@ -436,13 +437,15 @@ export class TmuxWatcher {
     return replies;
   }
 
-  /** Types text into a pane (a supervised task's prompt) through its session's control client. */
+  /** Types text into a pane (a supervised task's prompt, a pane action's key) through its session's control client. */
   sendText(id: string, text: string): boolean {
-    if (/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(text)) return false; // keys tmux cannot be given literally here
+    // One named key (Esc, Ctrl-C, an arrow: a pane action's) by tmux's name; other control keys cannot be given.
+    const key = tmuxKeyName(text);
+    if (!key && /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(text)) return false;
     for (const t of this.panes.values()) {
       if (t.id !== id) continue;
       if (t.dead || !t.owner?.alive) return false;
-      t.owner.command([`send-keys -t ${t.pane} -l -- ${tmuxQuote(text)}`], () => {});
+      t.owner.command([key ? `send-keys -t ${t.pane} ${key}` : `send-keys -t ${t.pane} -l -- ${tmuxQuote(text)}`], () => {});
       return true;
     }
     return false;

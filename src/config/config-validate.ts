@@ -1,0 +1,114 @@
+// A user's configuration checked against config/schema.json by ajv (the validator fastify already brings), every
+// problem reported at once with its key path, in words a person reads: "thresholds.quiet_dne_s: unknown key (did
+// you mean "quiet_done_s"?)", "thresholds.stability_s: expected a number, got string "1"".
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { JsonSchema } from './config-schema.js';
+
+/** The published schema, next to the defaults it was made from. */
+export const SCHEMA_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'config', 'schema.json');
+
+let compiled: { validate: ValidateFunction; schema: JsonSchema } | null = null;
+
+function validator(): { validate: ValidateFunction; schema: JsonSchema } {
+  if (!compiled) {
+    const schema = JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as JsonSchema;
+    const ajv = new Ajv({ allErrors: true, strict: true });
+    ajv.addKeyword({ keyword: 'x-regex', schemaType: 'boolean' }); // marks regex strings: compiled by the loader
+    compiled = { validate: ajv.compile(schema), schema };
+  }
+  return compiled;
+}
+
+/** The problems of a user's (partial) configuration, each "key.path: what is wrong"; empty when it is valid. */
+export function configProblems(user: unknown): string[] {
+  const { validate, schema } = validator();
+  if (validate(user)) return [];
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const e of validate.errors ?? []) {
+    const problem = describeError(e, user, schema);
+    const key = problem.slice(0, problem.indexOf(':'));
+    // One problem per key: a list with a wrong element, or a value of the wrong type, is said once.
+    if (problem && !seen.has(key)) {
+      seen.add(key);
+      out.push(problem);
+    }
+  }
+  return out;
+}
+
+function describeError(e: ErrorObject, user: unknown, schema: JsonSchema): string {
+  const parts = e.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  // An element of a list of words is reported as the list; an item of a list of objects (`remotes`) by its index.
+  const listAt = parts.findIndex((p) => /^\d+$/.test(p));
+  const items = listAt >= 0 ? (schemaAt(schema, parts.slice(0, listAt))['items'] as JsonSchema | undefined) : undefined;
+  const keyParts = listAt >= 0 && items?.['type'] !== 'object' ? parts.slice(0, listAt) : parts;
+  const path = keyParts.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i ? `.${p}` : p)).join('');
+  const value = valueAt(user, keyParts);
+  const at = schemaAt(schema, keyParts);
+  switch (e.keyword) {
+    case 'additionalProperties': {
+      const extra = (e.params as { additionalProperty: string }).additionalProperty;
+      const known = Object.keys((at['properties'] as JsonSchema | undefined) ?? {}).filter((k) => k !== '$schema');
+      return `${path ? `${path}.` : ''}${extra}: unknown key${suggest(extra, known)}`;
+    }
+    case 'type':
+    case 'items':
+      return `${path || '(top)'}: expected ${expected(at)}, got ${describe(value)}`;
+    case 'minimum':
+      return `${path}: expected a non-negative number, got ${JSON.stringify(value)}`;
+    case 'enum': {
+      const bad = listAt >= 0 ? valueAt(user, parts) : value;
+      return `${path}: ${JSON.stringify(bad)} is not one of ${((e.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}`;
+    }
+    case 'required':
+      return `${path}.${(e.params as { missingProperty: string }).missingProperty}: must be set`;
+    case 'minLength':
+      return `${path}: must be set`;
+    case 'pattern':
+      if (/^remotes\[\d+\]\.name$/.test(path)) return `${path}: ${JSON.stringify(value)} is not a host name (letters, digits, . _ -)`;
+      return path === 'notify.quiet_hours' ? `${path}: expected "HH:MM-HH:MM" or "", got ${JSON.stringify(value)}` : `${path}: ${JSON.stringify(value)} does not match ${String(at['pattern'])}`;
+    case 'maximum':
+    case 'multipleOf':
+      return path === 'daemon.port' ? `${path}: expected a port number 0-65535, got ${JSON.stringify(value)}` : `${path}: ${e.message ?? 'invalid'}`;
+    default:
+      return `${path || '(top)'}: ${e.message ?? 'invalid'}`;
+  }
+}
+
+function expected(s: JsonSchema): string {
+  switch (s['type']) {
+    case 'object':
+      return 'an object';
+    case 'array':
+      return (s['items'] as JsonSchema | undefined)?.['type'] === 'object' ? 'a list of objects' : 'a list of strings';
+    case 'integer':
+      return s['maximum'] === 65535 ? 'a port number 0-65535' : 'a whole number';
+    default:
+      return `a ${String(s['type'])}`;
+  }
+}
+
+function schemaAt(schema: JsonSchema, parts: string[]): JsonSchema {
+  let s = schema;
+  for (const p of parts) s = (/^\d+$/.test(p) ? (s['items'] as JsonSchema | undefined) : ((s['properties'] as JsonSchema | undefined)?.[p] as JsonSchema | undefined)) ?? {};
+  return s;
+}
+
+function valueAt(v: unknown, parts: string[]): unknown {
+  return parts.reduce<unknown>((o, k) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), v);
+}
+
+function describe(x: unknown): string {
+  if (Array.isArray(x)) return 'a list';
+  if (x === null) return 'null';
+  return `${typeof x} ${JSON.stringify(x)?.slice(0, 40)}`;
+}
+
+function suggest(k: string, known: string[]): string {
+  const near = known.find((c) => c.toLowerCase() === k.toLowerCase() || c.replace(/_/g, '') === k.replace(/[_-]/g, '').toLowerCase());
+  return near ? ` (did you mean "${near}"?)` : ` (known: ${known.join(', ')})`;
+}
