@@ -5,6 +5,7 @@ import type { PaneView } from '../../src/web/api-types.js';
 import { createCard, tickCard, updateCard, type Card, type CardHooks } from './cards.js';
 import { comparePanes, isClosedSection, orderKeyChanged } from './order.js';
 import type { TaskStatus } from './task-model.js';
+import { hostShown } from './host-filter.js';
 
 export class Board {
   private readonly panes = new Map<string, PaneView>();
@@ -13,6 +14,8 @@ export class Board {
   /** The status of the task driving each pane, if one does (the card's badge). */
   private readonly tasks = new Map<string, TaskStatus>();
   private orderDirty = false;
+  /** Which host's panes are shown ('' all; host-filter.ts). */
+  private hostFilter = '';
   private ticking = false;
   private queued = false;
   /** Listeners after each applied frame (the header's counts, the tab title). */
@@ -49,6 +52,13 @@ export class Board {
     this.schedule();
   }
 
+  /** Shows only the panes of one host ('' every pane; LOCAL this machine's). */
+  setHostFilter(filter: string): void {
+    if (filter === this.hostFilter) return;
+    this.hostFilter = filter;
+    for (const [id, c] of this.cards) c.li.hidden = !hostShown(this.panes.get(id) ?? c.pane, filter);
+  }
+
   /** The task driving pane `id` now (null: none). */
   setTask(id: string, status: TaskStatus | null): void {
     if ((this.tasks.get(id) ?? null) === status) return;
@@ -80,9 +90,13 @@ export class Board {
       if (!p) {
         card?.li.remove();
         this.cards.delete(id);
-      } else if (card) updateCard(card, p, now, this.tasks.get(id) ?? null);
-      else {
-        this.cards.set(id, createCard(p, this.hooks, this.tasks.get(id) ?? null));
+      } else if (card) {
+        updateCard(card, p, now, this.tasks.get(id) ?? null);
+        card.li.hidden = !hostShown(p, this.hostFilter);
+      } else {
+        const c = createCard(p, this.hooks, this.tasks.get(id) ?? null);
+        c.li.hidden = !hostShown(p, this.hostFilter);
+        this.cards.set(id, c);
         this.orderDirty = true;
       }
     }

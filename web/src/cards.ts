@@ -7,11 +7,12 @@ import { el } from './dom.js';
 import { clock, EXIT_CODE_UNKNOWN, STALL_ICON, STATE_ICON, stateText } from './format.js';
 import { questionKey, renderQuestion, setBusy, type Choice } from './question.js';
 import { TASK_ICON, type TaskStatus } from './task-model.js';
+import { unreachableText } from '../../src/web/hosts.js';
 
 export interface Card {
   li: HTMLLIElement;
   open: HTMLButtonElement;
-  parts: Record<'icon' | 'state' | 'task' | 'age' | 'asks' | 'answers' | 'said' | 'program' | 'attach' | 'command' | 'edge' | 'exit' | 'fault', HTMLElement>;
+  parts: Record<'icon' | 'state' | 'task' | 'age' | 'host' | 'asks' | 'answers' | 'said' | 'program' | 'attach' | 'command' | 'edge' | 'exit' | 'fault' | 'unreachable', HTMLElement>;
   last: Map<string, string>;
   /** The pane as this card last showed it: an answer carries the revision the person saw. */
   pane: PaneView;
@@ -42,7 +43,9 @@ export function createCard(p: PaneView, hooks: CardHooks, task: TaskStatus | nul
   // a supervised task drives this pane (running, or paused waiting on the person)
   const taskTag = el('span', 'task-tag');
   const age = el('span', 'age');
-  top.append(badge, stall, closed, taskTag, age);
+  // the machine it runs on, for a remote's or a peer's pane (issue 16)
+  const hostTag = el('span', 'host-tag');
+  top.append(badge, stall, closed, taskTag, hostTag, age);
 
   const h = el('h2', 'name');
   const open = el('button', 'open');
@@ -62,6 +65,8 @@ export function createCard(p: PaneView, hooks: CardHooks, task: TaskStatus | nul
   const exit = el('p', 'exit-unknown');
   // The pane's own screen, analysis or state code threw: caught, the pane is still watched, its verdicts may lag.
   const fault = el('p', 'analysis-error');
+  // its host cannot be reached: the state shown is the last one known
+  const unreachable = el('p', 'unreachable');
   // WAITING_APPROVAL: the question in words (under the name), its options as buttons under the live edge they
   // answer, and what became of the click
   const asksLine = el('p', 'asks');
@@ -70,8 +75,8 @@ export function createCard(p: PaneView, hooks: CardHooks, task: TaskStatus | nul
   const said = el('p', 'said');
   said.setAttribute('role', 'status');
 
-  li.append(top, h, asksLine, meta, edge, answers, said, exit, fault);
-  const card: Card = { li, open, parts: { icon, state, task: taskTag, age, asks: asksLine, answers, said, program, attach, command, edge, exit, fault }, last: new Map(), pane: p };
+  li.append(top, h, unreachable, asksLine, meta, edge, answers, said, exit, fault);
+  const card: Card = { li, open, parts: { icon, state, task: taskTag, age, host: hostTag, asks: asksLine, answers, said, program, attach, command, edge, exit, fault, unreachable }, last: new Map(), pane: p };
   const say = (text: string, warn: boolean) => {
     said.textContent = text;
     said.classList.toggle('warn', warn);
@@ -114,6 +119,12 @@ export function updateCard(c: Card, p: PaneView, now: number, task: TaskStatus |
   attr(c, 'data-task', task ?? '');
   text(c, 'task', task ? `${TASK_ICON[task]} task ${task.toLowerCase()}` : '');
   attr(c, 'title', task ? `a supervised task drives this pane (${task})` : '', c.parts.task);
+  attr(c, 'data-host', p.host ?? '');
+  text(c, 'host', p.host ?? '');
+  attr(c, 'title', p.host ? `runs on ${p.host}` : '', c.parts.host);
+  const down = p.alive ? p.unreachable : undefined;
+  attr(c, 'data-unreachable', String(!!down));
+  text(c, 'unreachable', down ? unreachableText(down, clock) : '');
   text(c, 'program', p.program);
   text(c, 'attach', p.attach);
   text(c, 'command', p.command);

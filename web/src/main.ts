@@ -14,6 +14,7 @@ import { unlockAudio } from './sound.js';
 import { Stats } from './stats.js';
 import { TaskAlerts, TaskIndex } from './task-model.js';
 import { TaskPanel } from './tasks.js';
+import { syncHostSelect } from './host-filter.js';
 
 function freshPane(p: PaneView): void {
   board.upsert(p);
@@ -49,7 +50,10 @@ onAuthDenied(() => {
 
 // The header's counts and the tab title say how many panes need the person, even from another tab.
 const summary = byId('summary');
+const hostSelect = byId('host-filter') as HTMLSelectElement;
+hostSelect.addEventListener('change', () => board.setHostFilter(hostSelect.value));
 board.onRendered = (panes) => {
+  syncHostSelect(hostSelect, panes.values());
   let open = 0;
   let needs = 0;
   for (const p of panes.values()) {
