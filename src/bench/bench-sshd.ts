@@ -38,7 +38,12 @@ export class BenchSshd {
       [`Port ${s.port}`, 'ListenAddress 127.0.0.1', `HostKey ${hostKey}`, `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`, `PidFile ${join(dir, 'sshd.pid')}`, 'StrictModes no', 'PasswordAuthentication no', 'UsePAM no', 'PermitRootLogin prohibit-password', 'LogLevel ERROR'].join('\n') + '\n',
     );
     writeFileSync(s.knownHosts, `[127.0.0.1]:${s.port} ${readFileSync(`${hostKey}.pub`, 'utf8').trim().split(' ').slice(0, 2).join(' ')}\n`);
-    mkdirSync('/run/sshd', { recursive: true });
+    // sshd wants its privilege-separation folder; only root can make it (a non-root sshd runs without it).
+    try {
+      mkdirSync('/run/sshd', { recursive: true });
+    } catch {
+      // not root: sshd runs unprivileged on its high port
+    }
     s.proc = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: 'ignore' });
     const deadline = Date.now() + LISTEN_TIMEOUT_MS;
     while (!(await accepts(s.port))) {

@@ -74,7 +74,12 @@ export class TestSshd {
     );
     const hostPub = readFileSync(`${hostKey}.pub`, 'utf8').trim().split(' ').slice(0, 2).join(' ');
     writeFileSync(s.knownHosts, know ? `[127.0.0.1]:${s.port} ${hostPub}\n` : '');
-    mkdirSync('/run/sshd', { recursive: true });
+    // sshd wants its privilege-separation folder; only root can make it (a non-root sshd runs without it).
+    try {
+      mkdirSync('/run/sshd', { recursive: true });
+    } catch {
+      // not root: sshd runs unprivileged on its high port
+    }
     await s.resume();
     return s;
   }
