@@ -9,9 +9,10 @@ import { parseArgs, UsageError } from './args.js';
 import { configFor } from './load-config.js';
 import { VERSION } from './version.js';
 import { SshSpecError } from '../attach/ssh/ssh-command.js';
+import { resolvePeers } from '../config/peers.js';
 
 export const DAEMON_USAGE = `usage: termsupervisor daemon [--port N] [--host ADDR] [--db PATH] [--config PATH] [--tmux|--no-tmux] [--tmux-socket NAME|PATH]
-                             [--remote [user@]host[:port]]...
+        [--remote [user@]host[:port]]... [--peer [NAME=]URL --peer-token-file FILE]...
 
 Runs the background service: the live dashboard, the REST API and websocket feed, the history database, and
 notifications. Panes join it from 'termsupervisor run'; tmux panes are found by themselves. Prints a one-time
@@ -23,6 +24,9 @@ dashboard link on start.
   --tmux-socket      the tmux server to watch: a socket name (tmux -L) or path (tmux -S); implies --tmux
   --remote           also follow the tmux panes of another machine over ssh (repeatable; read-only: config
                      \`remotes\` sets a name, a socket and allow_typing). Panes show as <host>:%N. docs/remote.md
+  --peer   another termsupervisor daemon whose panes to show here, as host NAME (default: the URL's host), e.g.
+           box=http://127.0.0.1:7879 through \`ssh -L 7879:127.0.0.1:7878 box\`; repeatable (config peers)
+  --peer-token-file  the file holding that peer's token (one per --peer, in the same order); never logged
   --config a config file (default: $XDG_CONFIG_HOME/termsupervisor/config.json if present)
 Files: token in $XDG_CONFIG_HOME/termsupervisor/token (0600), log in $XDG_STATE_HOME/termsupervisor/daemon.log,
 the daemon's address in $XDG_RUNTIME_DIR/termsupervisor/daemon.json.
@@ -31,7 +35,7 @@ examples:
   termsupervisor daemon --port 0 --db /tmp/ts.sqlite`;
 
 export async function daemonCommand(argv: string[]): Promise<number> {
-  const a = parseArgs(argv, { values: ['port', 'host', 'db', 'config', 'tmux-socket', 'remote'], flags: ['help', 'tmux', 'no-tmux'], multiple: ['remote'] });
+  const a = parseArgs(argv, { values: ['port', 'host', 'db', 'config', 'tmux-socket', 'remote', 'peer', 'peer-token-file'], flags: ['help', 'tmux', 'no-tmux'], multiple: ['remote', 'peer', 'peer-token-file'] });
   if (a.options.has('help')) return void process.stdout.write(DAEMON_USAGE + '\n'), 0;
   if (a.positional.length || a.rest.length) throw new UsageError(`daemon takes no arguments\n\n${DAEMON_USAGE}`);
   const cfg = configFor(a.options.get('config'));
@@ -41,6 +45,12 @@ export async function daemonCommand(argv: string[]): Promise<number> {
   if (host === true || db === true) throw new UsageError(`--${host === true ? 'host' : 'db'} needs a value`);
   const tmux = tmuxOptions(a.options);
   const remotes = a.lists.get('remote') ?? [];
+  let peers;
+  try {
+    peers = resolvePeers(cfg.peers, { peers: a.lists.get('peer') ?? [], tokenFiles: a.lists.get('peer-token-file') ?? [] });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
 
   const logFile = daemonLogPath();
   const log = createLogger({ file: logFile, level: cfg.log.level, maxBytes: cfg.log.max_bytes, keep: cfg.log.keep });
@@ -49,7 +59,7 @@ export async function daemonCommand(argv: string[]): Promise<number> {
   process.on('uncaughtExceptionMonitor', (err, origin) => log.fatal({ kind: 'daemon', event: 'crash', origin, err }, 'daemon crashed'));
   let daemon;
   try {
-    daemon = await startDaemon({ cfg, version: VERSION, log, ...(port !== undefined && { port }), ...(host && { host }), ...(db && { db }), tmux, remotes });
+    daemon = await startDaemon({ cfg, version: VERSION, log, ...(port !== undefined && { port }), ...(host && { host }), ...(db && { db }), tmux, remotes, peers });
   } catch (e) {
     if (e instanceof StoreError || e instanceof SshSpecError) throw new UsageError(e.message);
     // Not a usage mistake: the person's command was right, another daemon has the files. Exit 1, no usage text.

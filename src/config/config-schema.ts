@@ -42,12 +42,27 @@ const REMOTE_ITEM: JsonSchema = {
   },
 };
 
+/** One peer daemon (config `peers`): its name prefixes pane ids (`name:…`), so no colon; its url is checked when
+ * the daemon starts (src/config/peers.ts). */
+const PEER_ITEM: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['url', 'token_file'],
+  properties: {
+    name: { type: 'string', pattern: '^$|^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$', description: "Shown as its panes' host; default: the URL's host." },
+    url: { type: 'string', minLength: 1, description: "The peer daemon's address, e.g. http://127.0.0.1:7879 through ssh -L." },
+    token_file: { type: 'string', minLength: 1, description: "A file holding the peer's token (never logged or shown)." },
+    allow_typing: { type: 'boolean', default: false, description: 'Answers, replies and interrupts made here are forwarded to the peer.' },
+  },
+};
+
 /** Rules a value's type cannot say, by key path (`*` matches one key). */
 const EXTRA: Array<[RegExp, JsonSchema]> = [
   [/^daemon\.port$/, { type: 'integer', maximum: 65535 }],
   [/^notify\.quiet_hours$/, { pattern: '^$|^([01]\\d|2[0-3]):[0-5]\\d-([01]\\d|2[0-3]):[0-5]\\d$' }],
   [/^actions\.keys\.[^.]+\.menu$/, { enum: [...MENU_KEYS] }],
   [/^remotes$/, { items: REMOTE_ITEM }],
+  [/^peers$/, { items: PEER_ITEM }],
 ];
 
 /** The schema of the configuration whose defaults and comments are `text` (config/default.jsonc). */

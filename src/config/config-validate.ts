@@ -42,11 +42,13 @@ export function configProblems(user: unknown): string[] {
 
 function describeError(e: ErrorObject, user: unknown, schema: JsonSchema): string {
   const parts = e.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-  // An element of a list of words is reported as the list; an item of a list of objects (`remotes`) by its index.
+  // An element of a list is reported as the list.
   const listAt = parts.findIndex((p) => /^\d+$/.test(p));
-  const items = listAt >= 0 ? (schemaAt(schema, parts.slice(0, listAt))['items'] as JsonSchema | undefined) : undefined;
-  const keyParts = listAt >= 0 && items?.['type'] !== 'object' ? parts.slice(0, listAt) : parts;
-  const path = keyParts.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i ? `.${p}` : p)).join('');
+  const keyParts = listAt >= 0 ? parts.slice(0, listAt) : parts;
+  // ...except in a list of objects (config `peers`): there the element's own key is named, `peers[0].url`.
+  const items = (schemaAt(schema, keyParts)['items'] as JsonSchema | undefined) ?? {};
+  if (listAt >= 0 && items['type'] === 'object') return describeItemError(e, user, `${keyParts.join('.')}[${parts[listAt]}]`, parts.slice(0, listAt + 1), parts.slice(listAt + 1), items);
+  const path = keyParts.join('.');
   const value = valueAt(user, keyParts);
   const at = schemaAt(schema, keyParts);
   switch (e.keyword) {
@@ -64,18 +66,36 @@ function describeError(e: ErrorObject, user: unknown, schema: JsonSchema): strin
       const bad = listAt >= 0 ? valueAt(user, parts) : value;
       return `${path}: ${JSON.stringify(bad)} is not one of ${((e.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}`;
     }
-    case 'required':
-      return `${path}.${(e.params as { missingProperty: string }).missingProperty}: must be set`;
-    case 'minLength':
-      return `${path}: must be set`;
     case 'pattern':
-      if (/^remotes\[\d+\]\.name$/.test(path)) return `${path}: ${JSON.stringify(value)} is not a host name (letters, digits, . _ -)`;
       return path === 'notify.quiet_hours' ? `${path}: expected "HH:MM-HH:MM" or "", got ${JSON.stringify(value)}` : `${path}: ${JSON.stringify(value)} does not match ${String(at['pattern'])}`;
     case 'maximum':
     case 'multipleOf':
       return path === 'daemon.port' ? `${path}: expected a port number 0-65535, got ${JSON.stringify(value)}` : `${path}: ${e.message ?? 'invalid'}`;
     default:
       return `${path || '(top)'}: ${e.message ?? 'invalid'}`;
+  }
+}
+
+/** A problem inside one object of a list: `item` is the element's path in words, `rest` the key within it. */
+function describeItemError(e: ErrorObject, user: unknown, item: string, itemParts: string[], rest: string[], items: JsonSchema): string {
+  const path = [item, ...rest].join('.');
+  const value = valueAt(user, [...itemParts, ...rest]);
+  const at = rest.length ? ((items['properties'] as JsonSchema)[rest[0]!] as JsonSchema | undefined) ?? {} : items;
+  switch (e.keyword) {
+    case 'additionalProperties': {
+      const extra = (e.params as { additionalProperty: string }).additionalProperty;
+      return `${path}.${extra}: unknown key${suggest(extra, Object.keys((items['properties'] as JsonSchema) ?? {}))}`;
+    }
+    case 'required':
+      return `${path}.${(e.params as { missingProperty: string }).missingProperty}: must be set`;
+    case 'type':
+      return `${path}: expected ${expected(at)}, got ${describe(value)}`;
+    case 'minLength':
+      return `${path}: must be set`;
+    case 'pattern':
+      return `${path}: ${JSON.stringify(value)} is not a usable name (letters, digits, ".", "_", "-")`;
+    default:
+      return `${path}: ${e.message ?? 'invalid'}`;
   }
 }
 
@@ -94,7 +114,7 @@ function expected(s: JsonSchema): string {
 
 function schemaAt(schema: JsonSchema, parts: string[]): JsonSchema {
   let s = schema;
-  for (const p of parts) s = (/^\d+$/.test(p) ? (s['items'] as JsonSchema | undefined) : ((s['properties'] as JsonSchema | undefined)?.[p] as JsonSchema | undefined)) ?? {};
+  for (const p of parts) s = ((s['properties'] as JsonSchema | undefined)?.[p] as JsonSchema | undefined) ?? {};
   return s;
 }
 

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { parseJsonc } from './jsonc.js';
 import { isRegexPath, MENU_KEYS as MENU_KEY_WORDS } from './config-schema.js';
 import { configProblems } from './config-validate.js';
+import type { PeerConfig } from './peers.js';
 import type { QuestionPatterns, DetectionRule, GenericPatterns, ClaudePatterns, CodexPatterns, GeminiPatterns, OpencodePatterns, KiloPatterns, QwenPatterns } from './pattern-types.js';
 export type { QuestionPatterns, DetectionRule, GenericPatterns, ClaudePatterns, CodexPatterns, GeminiPatterns, OpencodePatterns, KiloPatterns, QwenPatterns } from './pattern-types.js';
 
@@ -188,6 +189,7 @@ export interface Config {
   tasks: TasksConfig;
   programs: ProgramsConfig;
   run: { shell_integration: boolean };
+  peers: PeerConfig[];
 }
 
 /** How a question's option is typed into a program (section `actions.keys`). */

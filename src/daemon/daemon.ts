@@ -24,6 +24,8 @@ import { runCheck } from '../tasks/check-command.js';
 import { taskJudge } from '../tasks/task-judge.js';
 import { taskPanes } from './task-panes.js';
 import { PaneActions } from './pane-actions.js';
+import { PeerPanes } from './peer-panes.js';
+import { resolvePeers, type PeerSpec } from '../config/peers.js';
 import { redactText } from './redact.js';
 import { remoteSpecs } from './remotes.js';
 
@@ -39,6 +41,8 @@ export interface DaemonOptions {
   tmux?: { enabled?: boolean; sockets?: string[] };
   /** `--remote [user@]host[:port]` destinations, added to config `remotes`. */
   remotes?: string[];
+  /** Peer daemons whose panes this one shows (the CLI's --peer with config `peers`); default: config `peers`. */
+  peers?: PeerSpec[];
 }
 
 export interface Daemon {
@@ -174,6 +178,11 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
     },
   });
   registry.tasks = tasks;
+  const peerSpecs = o.peers ?? resolvePeers(o.cfg.peers, { peers: [], tokenFiles: [] });
+  const peers = peerSpecs.length
+    ? new PeerPanes(peerSpecs, { store, log: o.log, emit: (m) => registry.broadcast(m), notify: (ev) => registry.notifyTask(ev) })
+    : null;
+  if (peers) registry.peers = peers;
   publishHealth = (history) => registry.broadcast({ type: 'history', history });
 
   const app = buildApp({
@@ -200,6 +209,7 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
   const tmuxCfg = { ...o.cfg.tmux, ...o.tmux };
   tmux = tmuxCfg.enabled || remotes.length ? new TmuxPanes(registry, o.log, { sockets: tmuxCfg.sockets, env, remotes, local: tmuxCfg.enabled }) : null;
   tmux?.start();
+  peers?.start();
   const resumed = tasks.resumeAll();
   if (resumed) o.log.info({ kind: 'task', event: 'resumed', count: resumed }, 'tasks resumed from their checkpoints');
 
@@ -216,6 +226,7 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
         clearInterval(pruneTimer);
         await tasks!.closeAll();
         await tmux?.stop();
+        peers?.stop();
         links!.closeAll();
         bridges!.closeAll();
         registry.closeAll('daemon stopping');

@@ -304,7 +304,7 @@ export function paneView(
     rev: live.rev,
     question: alive ? live.question : null,
     ...(alive && live.interruptKeys ? { interruptKeys: live.interruptKeys } : {}),
-    ...(r.attach === 'ssh' && { host: paneHost(r.id) }),
+    ...(r.host ? { host: r.host } : r.attach === 'ssh' ? { host: paneHost(r.id) } : {}),
   };
 }
 

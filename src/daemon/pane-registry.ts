@@ -7,6 +7,7 @@ import type { AttachKind, Counters, PaneRecord, TransitionRecord, TurnRecord } f
 import type { Transition } from '../state/pane-machine.js';
 import type { ActionOrigin, ActionView, FocusResult, HistoryHealth, MachineState, PaneView, PaneWhereView, StatsView, TransitionView, WsMessage } from '../web/api-types.js';
 import type { DaemonApi, HookReply, LinkKind, PaneActionApi, TaskApi } from '../web/daemon-api.js';
+import type { PeerPanes } from './peer-panes.js';
 import type { HookBody } from '../hooks/hook-body.js';
 import { matchHookPane } from '../hooks/match-hook.js';
 import type { NotifyEvent, NotifyKind } from '../notify/types.js';
@@ -64,6 +65,8 @@ export class PaneRegistry implements DaemonApi {
   tasks?: TaskApi;
   /** Answer, reply, interrupt and their history (the daemon sets it: src/daemon/pane-actions.ts). */
   actions?: PaneActionApi;
+  /** Panes of peer daemons, shown with this daemon's own (the daemon sets it when peers are configured). */
+  peers?: PeerPanes;
   private readonly live = new Map<string, LivePane>();
   /** One child logger per live pane (pane id, name and program on every line). */
   private readonly logs = new Map<string, Logger>();
@@ -226,14 +229,17 @@ export class PaneRegistry implements DaemonApi {
   panes(): PaneView[] {
     const out: PaneView[] = [];
     for (const p of this.live.values()) out.push(p.view());
+    out.push(...(this.peers?.views() ?? [])); // peer daemons' panes, as their daemons show them
     // Live panes are shown whatever the history's health; closed ones come from history when it can be read.
-    for (const r of this.stored(() => this.opts.store.panes(), [])) if (!this.live.has(r.id)) out.push(paneView(r, [], false));
+    for (const r of this.stored(() => this.opts.store.panes(), [])) if (!this.live.has(r.id) && !this.peers?.view(r.id)) out.push(paneView(r, [], false));
     return out;
   }
 
   pane(id: string): PaneView | null {
     const p = this.live.get(id);
     if (p) return p.view();
+    const mirrored = this.peers?.view(id); // a peer daemon's pane
+    if (mirrored) return mirrored;
     const r = this.stored(() => this.opts.store.pane(id), undefined);
     return r ? paneView(r, [], false) : null;
   }
@@ -302,7 +308,7 @@ export class PaneRegistry implements DaemonApi {
     this.syncCounters();
     const views = [...this.live.values()].map((p) => p.view());
     const counters = this.stored(() => this.opts.store.counters(), {});
-    return renderMetrics({ panes: views, counters, transitionsByTo: this.transitionsByTo, storeDropped: this.opts.store.dropped, history: this.opts.store.health(), analysisErrors: this.faults.counts });
+    return renderMetrics({ panes: views, counters, transitionsByTo: this.transitionsByTo, storeDropped: this.opts.store.dropped, history: this.opts.store.health(), analysisErrors: this.faults.counts }) + (this.peers?.metrics() ?? '');
   }
 
   subscribe(listener: (m: WsMessage) => void): () => void {

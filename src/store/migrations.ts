@@ -125,6 +125,13 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX actions_at ON actions (at);
     `,
   },
+  {
+    version: 4,
+    name: 'panes.host: the machine a pane runs on (a remote or a peer daemon; NULL for this one)',
+    sql: `
+      ALTER TABLE panes ADD COLUMN host TEXT;
+    `,
+  },
 ];
 
 /** The newest schema this build knows. */

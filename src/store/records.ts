@@ -36,6 +36,8 @@ export interface PaneRecord {
   rule: string;
   line: string;
   stalled: boolean;
+  /** The machine the pane runs on: a remote's or a peer daemon's name; null (or absent) for this machine's own. */
+  host?: string | null;
 }
 
 export interface TransitionRecord {

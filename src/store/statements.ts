@@ -22,6 +22,7 @@ interface PaneRow {
   rule: string;
   line: string;
   stalled: number;
+  host: string | null;
 }
 
 interface TransitionRow {
@@ -73,7 +74,7 @@ function actionRecord(r: ActionRow): ActionRecord {
 
 const PANE_COLS = [
   'id', 'name', 'program', 'attach', 'command', 'cols', 'rows', 'created_at', 'last_seen_at', 'closed_at',
-  'state', 'since', 'started_at', 'tier', 'source', 'rule', 'line', 'stalled',
+  'state', 'since', 'started_at', 'tier', 'source', 'rule', 'line', 'stalled', 'host',
 ];
 const TRANSITION_COLS = [
   'pane_id', 'at', 'from_state', 'to_state', 'tier', 'source', 'rule', 'line', 'stalled', 'started_at',
@@ -87,6 +88,7 @@ export function paneRow(p: PaneRecord): PaneRow {
     id: p.id, name: p.name, program: p.program, attach: p.attach, command: p.command, cols: p.cols, rows: p.rows,
     created_at: p.createdAt, last_seen_at: p.lastSeenAt, closed_at: p.closedAt, state: p.state, since: p.since,
     started_at: p.startedAt, tier: p.tier, source: p.source, rule: p.rule, line: p.line, stalled: bit(p.stalled),
+    host: p.host ?? null,
   };
 }
 
@@ -96,6 +98,7 @@ export function paneRecord(r: PaneRow): PaneRecord {
     cols: r.cols, rows: r.rows, createdAt: r.created_at, lastSeenAt: r.last_seen_at, closedAt: r.closed_at,
     state: r.state as PaneRecord['state'], since: r.since, startedAt: r.started_at, tier: r.tier as PaneRecord['tier'],
     source: r.source as PaneRecord['source'], rule: r.rule, line: r.line, stalled: r.stalled !== 0,
+    ...(r.host !== null && { host: r.host }),
   };
 }
 

@@ -12,6 +12,7 @@ import { WsHub, type HubOptions } from './ws-hub.js';
 import { registerTaskRoutes } from './task-routes.js';
 import { registerFocusRoute } from './focus-route.js';
 import { registerActionRoutes } from './action-routes.js';
+import { registerPeerRelay } from './peer-routes.js';
 import { FEED_FULL_CLOSE_CODE, FeedSlots } from './feed-slots.js';
 import { StoreError } from '../store/store-error.js';
 import type { HealthView } from './api-types.js';
@@ -73,6 +74,9 @@ export function buildApp(opts: AppOptions): App {
     const repeated = Object.entries((req.query ?? {}) as Record<string, unknown>).find(([, v]) => Array.isArray(v));
     if (repeated) return reply.code(400).send({ error: `query parameter ${JSON.stringify(repeated[0])} is given ${(repeated[1] as unknown[]).length} times: give it once` });
   });
+
+  // A peer daemon's pane: what this daemon does not hold of it is asked of its daemon (after the auth above).
+  registerPeerRelay(app, api);
 
   app.get('/healthz', async (): Promise<HealthView> => {
     const history = api.history?.();

@@ -41,6 +41,38 @@ export interface DaemonApi {
   /** Answer, reply, interrupt, ack with history (src/daemon/pane-actions.ts). Absent: this daemon types nothing
    * (501; ack still works, unrecorded). */
   actions?: PaneActionApi;
+  /** Panes of peer daemons shown here (issue 16): what this daemon does not hold of them is asked of their daemon.
+   * Absent: no peers. */
+  peers?: PeerRelay;
+}
+
+/** The peer daemon a pane is shown from. */
+export interface PeerOwner {
+  name: string;
+  /** Answers, replies and interrupts made here may be forwarded (config peers[].allow_typing). */
+  allowTyping: boolean;
+  /** Set while the peer cannot be reached. */
+  unreachable: { since: number; reason: string } | null;
+}
+
+/** A request about one of a peer's panes, as this daemon received it. */
+export interface ForwardRequest {
+  method: 'GET' | 'POST';
+  /** The route's rest after `/api/panes/:id` (`/screen`, `/ack`). */
+  sub: string;
+  /** The query string, with its `?`, or ''. */
+  query: string;
+  body?: unknown;
+  /** The client's own name (x-termsupervisor-client), passed on. */
+  client?: string;
+}
+
+export interface PeerRelay {
+  /** The peer showing this pane, or null (a local pane, or no peer shows it now). */
+  owner(id: string): PeerOwner | null;
+  /** Sends the request to the pane's daemon; its answer (status, body with this daemon's pane ids) passes through.
+   * Throws an Error safe to show when the peer cannot be reached. */
+  forward(id: string, r: ForwardRequest): Promise<{ status: number; body: unknown }>;
 }
 
 /** Who asks for an action: the client's own name (header x-termsupervisor-client) and its address. */

@@ -86,7 +86,7 @@ describe('remotes config and --remote', () => {
     expect(problems([{ name: 'a', destination: 'h', allow_typing: 'yes' }])).toEqual(['remotes[0].allow_typing: expected a boolean, got string "yes"']);
     expect(problems([{ name: 'a', destination: 'h', typing: true }])[0]).toMatch(/^remotes\[0\]\.typing: unknown key/);
     expect(problems([{ destination: 'h' }])).toEqual(['remotes[0].name: must be set']);
-    expect(problems([{ name: 'a b', destination: 'h' }])[0]).toMatch(/is not a host name/);
+    expect(problems([{ name: 'a b', destination: 'h' }])[0]).toMatch(/is not a usable name/);
     expect(problems([{ name: 'a', destination: '' }])).toEqual(['remotes[0].destination: must be set']);
     expect(problems('devbox')).toEqual(['remotes: expected a list of objects, got string "devbox"']);
     // A name configured twice (or a --remote of the same host) is refused when the daemon starts.

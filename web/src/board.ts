@@ -5,7 +5,7 @@ import type { PaneView } from '../../src/web/api-types.js';
 import { createCard, tickCard, updateCard, type Card, type CardHooks } from './cards.js';
 import { comparePanes, isClosedSection, orderKeyChanged } from './order.js';
 import type { TaskStatus } from './task-model.js';
-import { hostShown } from './host-filter.js';
+import { showsHost } from './host-filter.js';
 
 export class Board {
   private readonly panes = new Map<string, PaneView>();
@@ -13,9 +13,9 @@ export class Board {
   private readonly dirty = new Set<string>();
   /** The status of the task driving each pane, if one does (the card's badge). */
   private readonly tasks = new Map<string, TaskStatus>();
+  /** The header's host filter ('' : every host). */
+  private host = '';
   private orderDirty = false;
-  /** Which host's panes are shown ('' all; host-filter.ts). */
-  private hostFilter = '';
   private ticking = false;
   private queued = false;
   /** Listeners after each applied frame (the header's counts, the tab title). */
@@ -52,13 +52,6 @@ export class Board {
     this.schedule();
   }
 
-  /** Shows only the panes of one host ('' every pane; LOCAL this machine's). */
-  setHostFilter(filter: string): void {
-    if (filter === this.hostFilter) return;
-    this.hostFilter = filter;
-    for (const [id, c] of this.cards) c.li.hidden = !hostShown(this.panes.get(id) ?? c.pane, filter);
-  }
-
   /** The task driving pane `id` now (null: none). */
   setTask(id: string, status: TaskStatus | null): void {
     if ((this.tasks.get(id) ?? null) === status) return;
@@ -66,6 +59,14 @@ export class Board {
     else this.tasks.delete(id);
     if (!this.panes.has(id)) return;
     this.dirty.add(id);
+    this.schedule();
+  }
+
+  /** Show only the panes of one host (a name, LOCAL for this machine's, '' for all). */
+  setHostFilter(value: string): void {
+    if (value === this.host) return;
+    this.host = value;
+    for (const id of this.panes.keys()) this.dirty.add(id);
     this.schedule();
   }
 
@@ -90,15 +91,13 @@ export class Board {
       if (!p) {
         card?.li.remove();
         this.cards.delete(id);
-      } else if (card) {
-        updateCard(card, p, now, this.tasks.get(id) ?? null);
-        card.li.hidden = !hostShown(p, this.hostFilter);
-      } else {
-        const c = createCard(p, this.hooks, this.tasks.get(id) ?? null);
-        c.li.hidden = !hostShown(p, this.hostFilter);
-        this.cards.set(id, c);
+      } else if (card) updateCard(card, p, now, this.tasks.get(id) ?? null);
+      else {
+        this.cards.set(id, createCard(p, this.hooks, this.tasks.get(id) ?? null));
         this.orderDirty = true;
       }
+      const shown = this.cards.get(id);
+      if (p && shown) shown.li.hidden = !showsHost(this.host, p);
     }
     this.dirty.clear();
     if (this.orderDirty) this.reorder();

@@ -7,12 +7,11 @@ import { el } from './dom.js';
 import { clock, EXIT_CODE_UNKNOWN, STALL_ICON, STATE_ICON, stateText } from './format.js';
 import { questionKey, renderQuestion, setBusy, type Choice } from './question.js';
 import { TASK_ICON, type TaskStatus } from './task-model.js';
-import { unreachableText } from '../../src/web/hosts.js';
 
 export interface Card {
   li: HTMLLIElement;
   open: HTMLButtonElement;
-  parts: Record<'icon' | 'state' | 'task' | 'age' | 'host' | 'asks' | 'answers' | 'said' | 'program' | 'attach' | 'command' | 'edge' | 'exit' | 'fault' | 'unreachable', HTMLElement>;
+  parts: Record<'icon' | 'state' | 'task' | 'host' | 'age' | 'asks' | 'answers' | 'said' | 'program' | 'attach' | 'command' | 'edge' | 'exit' | 'fault' | 'unreachable', HTMLElement>;
   last: Map<string, string>;
   /** The pane as this card last showed it: an answer carries the revision the person saw. */
   pane: PaneView;
@@ -42,10 +41,10 @@ export function createCard(p: PaneView, hooks: CardHooks, task: TaskStatus | nul
   const closed = el('span', 'closed-tag', 'closed');
   // a supervised task drives this pane (running, or paused waiting on the person)
   const taskTag = el('span', 'task-tag');
+  // the machine it runs on, for another host's pane (a peer daemon's, a remote tmux server's)
+  const host = el('span', 'host-tag');
   const age = el('span', 'age');
-  // the machine it runs on, for a remote's or a peer's pane (issue 16)
-  const hostTag = el('span', 'host-tag');
-  top.append(badge, stall, closed, taskTag, hostTag, age);
+  top.append(badge, stall, closed, taskTag, host, age);
 
   const h = el('h2', 'name');
   const open = el('button', 'open');
@@ -65,7 +64,7 @@ export function createCard(p: PaneView, hooks: CardHooks, task: TaskStatus | nul
   const exit = el('p', 'exit-unknown');
   // The pane's own screen, analysis or state code threw: caught, the pane is still watched, its verdicts may lag.
   const fault = el('p', 'analysis-error');
-  // its host cannot be reached: the state shown is the last one known
+  // Its host cannot be reached: the state shown is the last one known.
   const unreachable = el('p', 'unreachable');
   // WAITING_APPROVAL: the question in words (under the name), its options as buttons under the live edge they
   // answer, and what became of the click
@@ -76,7 +75,7 @@ export function createCard(p: PaneView, hooks: CardHooks, task: TaskStatus | nul
   said.setAttribute('role', 'status');
 
   li.append(top, h, unreachable, asksLine, meta, edge, answers, said, exit, fault);
-  const card: Card = { li, open, parts: { icon, state, task: taskTag, age, host: hostTag, asks: asksLine, answers, said, program, attach, command, edge, exit, fault, unreachable }, last: new Map(), pane: p };
+  const card: Card = { li, open, parts: { icon, state, task: taskTag, host, age, asks: asksLine, answers, said, program, attach, command, edge, exit, fault, unreachable }, last: new Map(), pane: p };
   const say = (text: string, warn: boolean) => {
     said.textContent = text;
     said.classList.toggle('warn', warn);
@@ -119,12 +118,12 @@ export function updateCard(c: Card, p: PaneView, now: number, task: TaskStatus |
   attr(c, 'data-task', task ?? '');
   text(c, 'task', task ? `${TASK_ICON[task]} task ${task.toLowerCase()}` : '');
   attr(c, 'title', task ? `a supervised task drives this pane (${task})` : '', c.parts.task);
-  attr(c, 'data-host', p.host ?? '');
   text(c, 'host', p.host ?? '');
+  attr(c, 'data-host', p.host ?? '');
   attr(c, 'title', p.host ? `runs on ${p.host}` : '', c.parts.host);
-  const down = p.alive ? p.unreachable : undefined;
-  attr(c, 'data-unreachable', String(!!down));
-  text(c, 'unreachable', down ? unreachableText(down, clock) : '');
+  const down = p.unreachable;
+  attr(c, 'data-unreachable', String(Boolean(down)));
+  text(c, 'unreachable', down ? `host unreachable since ${clock(down.since)} — last state shown: ${down.reason}` : '');
   text(c, 'program', p.program);
   text(c, 'attach', p.attach);
   text(c, 'command', p.command);

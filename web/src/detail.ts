@@ -138,7 +138,7 @@ export class Detail {
     this.badge.textContent = `${STATE_ICON[p.state]} ${stateText(p)}`;
     this.badge.dataset.state = p.state;
     const where = whereText(p.where);
-    this.meta.textContent = `${p.program} · ${p.attach}${where ? ` (${where})` : ''} · ${p.command} · ${p.cols}×${p.rows}`;
+    this.meta.textContent = `${p.host ? `on ${p.host} · ` : ''}${p.program} · ${p.attach}${where ? ` (${where})` : ''} · ${p.command} · ${p.cols}×${p.rows}`;
     // the rule names live here, not on the cards
     this.why.textContent = `${why(p.tier, p.source)} · ${p.rule}${p.line ? ` — ${p.line}` : ''}`;
     this.ackBtn.disabled = !p.alive || !p.needsYou;

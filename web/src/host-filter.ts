@@ -1,32 +1,35 @@
-// The dashboard's host filter (issue 16): every pane, this machine's only, or one remote's or peer's. Shown only
-// once a pane of another machine is on the board; its choices follow the hosts the board holds.
+// The header's host filter: shown once some pane runs on another machine (a peer daemon's, a remote tmux
+// server's); lists "all", this machine and each host seen, and tells the board which to show.
 import type { PaneView } from '../../src/web/api-types.js';
-import { anyRemote, byHost, THIS_MACHINE } from '../../src/web/hosts.js';
 
-/** '' every pane; LOCAL this machine's; else a host's name. */
-export const LOCAL = '\u0000local';
+/** The option for this machine's own panes (a host's name never holds "@"). */
+export const LOCAL = '@local';
 
-export function hostShown(p: Pick<PaneView, 'host'>, filter: string): boolean {
-  if (!filter) return true;
-  return filter === LOCAL ? !p.host : p.host === filter;
+/** Whether pane `p` is shown under filter `value` ('' shows every pane). */
+export function showsHost(value: string, p: Pick<PaneView, 'host'>): boolean {
+  return value === '' || (value === LOCAL ? !p.host : p.host === value);
 }
 
-/** The select's choices: [value, label], this machine first, then the hosts by name. */
-export function hostChoices(panes: Iterable<PaneView>): Array<[string, string]> {
-  const all = [...panes];
-  if (!anyRemote(all)) return [];
-  return [['', 'all hosts'], ...byHost(all).map(({ host, panes: ps }): [string, string] => [host ?? LOCAL, `${host ?? THIS_MACHINE} (${ps.filter((p) => p.alive).length})`])];
-}
+export class HostFilter {
+  private hosts = '';
 
-/** Keeps the select's options in step with the board (rebuilt only when they change); hidden with no remote. */
-export function syncHostSelect(select: HTMLSelectElement, panes: Iterable<PaneView>): void {
-  const choices = hostChoices(panes);
-  const key = JSON.stringify(choices);
-  if (select.dataset.choices === key) return;
-  select.dataset.choices = key;
-  const current = select.value;
-  select.replaceChildren(...choices.map(([value, label]) => Object.assign(document.createElement('option'), { value, textContent: label })));
-  select.value = choices.some(([v]) => v === current) ? current : '';
-  select.hidden = choices.length === 0;
-  if (select.value !== current) select.dispatchEvent(new Event('change'));
+  constructor(
+    private readonly box: HTMLElement,
+    private readonly select: HTMLSelectElement,
+    onChange: (value: string) => void,
+  ) {
+    select.addEventListener('change', () => onChange(select.value));
+  }
+
+  /** Keeps the options to the hosts the panes have (rebuilt only when that set changes). */
+  update(panes: ReadonlyMap<string, PaneView>): void {
+    const names = [...new Set([...panes.values()].map((p) => p.host).filter((h): h is string => Boolean(h)))].sort();
+    const key = names.join('\n');
+    if (key === this.hosts) return;
+    this.hosts = key;
+    const current = this.select.value;
+    const options: Array<[string, string]> = [['', 'all'], [LOCAL, 'this machine'], ...names.map((h): [string, string] => [h, h])];
+    this.select.replaceChildren(...options.map(([value, label]) => new Option(label, value, false, value === current)));
+    this.box.hidden = names.length === 0;
+  }
 }

@@ -14,7 +14,7 @@ import { unlockAudio } from './sound.js';
 import { Stats } from './stats.js';
 import { TaskAlerts, TaskIndex } from './task-model.js';
 import { TaskPanel } from './tasks.js';
-import { syncHostSelect } from './host-filter.js';
+import { HostFilter } from './host-filter.js';
 
 function freshPane(p: PaneView): void {
   board.upsert(p);
@@ -50,10 +50,9 @@ onAuthDenied(() => {
 
 // The header's counts and the tab title say how many panes need the person, even from another tab.
 const summary = byId('summary');
-const hostSelect = byId('host-filter') as HTMLSelectElement;
-hostSelect.addEventListener('change', () => board.setHostFilter(hostSelect.value));
+const hostFilter = new HostFilter(byId('host-filter-box'), byId('host-filter') as HTMLSelectElement, (v) => board.setHostFilter(v));
 board.onRendered = (panes) => {
-  syncHostSelect(hostSelect, panes.values());
+  hostFilter.update(panes);
   let open = 0;
   let needs = 0;
   for (const p of panes.values()) {
