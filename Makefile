@@ -36,6 +36,16 @@ test: build
 	    echo "termsupervisor: WARNING: tmux is missing and installing it needs root (sudo apt-get install tmux): the tmux tests will be SKIPPED"; \
 	  fi; \
 	fi
+	@# The remote tests start a real OpenSSH server (sshd on 127.0.0.1, keys in a temp folder) and reach tmux through ssh.
+	@if [ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "termsupervisor: installing openssh-server and openssh-client for the remote (ssh) tests (apt-get)"; \
+	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends openssh-server openssh-client >/dev/null; } \
+	      || echo "termsupervisor: WARNING: apt-get could not install openssh-server: the remote ssh tests will be SKIPPED"; \
+	  else \
+	    echo "termsupervisor: WARNING: sshd is missing and installing it needs root (sudo apt-get install openssh-server): the remote ssh tests will be SKIPPED"; \
+	  fi; \
+	fi
 	@# The shell-integration tests start a real zsh and fish (bash is always there): installed the same way when missing.
 	@for sh in zsh fish; do \
 	  if ! command -v $$sh >/dev/null; then \

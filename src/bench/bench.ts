@@ -16,6 +16,7 @@ import { daemonJson, daemonLines } from './daemon-report.js';
 import { head, workload, type Workload } from './workload.js';
 import { HOSTILE_FLAGS, HOSTILE_USAGE, HOSTILE_VALUE_OPTIONS, hostileJson, hostileLines, hostileOptions, runHostileBench } from './hostile-load.js';
 import { runTmuxBench, TMUX_USAGE, TMUX_VALUE_OPTIONS, tmuxJson, tmuxLines, tmuxOptions } from './tmux-load.js';
+import { REMOTE_USAGE, REMOTE_VALUE_OPTIONS, remoteJson, remoteLines, remoteOptions, runRemoteBench } from './remote-load.js';
 
 /** Fixed seed: every run benchmarks the same synthetic bytes. */
 const SYNTHETIC_SEED = 0x7e57;
@@ -33,25 +34,33 @@ const DEFAULT_CORPUS_RUNS = 15;
 const SYNTHETIC_COLS = 120;
 const SYNTHETIC_ROWS = 40;
 
-const USAGE = `usage: npm run bench -- [--json] [--runs N] [--mb N] [--only synthetic|corpus|daemon|hostile|tmux|all] [--side both|pipeline|bare|fed]
+const USAGE = `usage: npm run bench -- [--json] [--runs N] [--mb N] [--only synthetic|corpus|daemon|hostile|tmux|remote|all] [--side both|pipeline|bare|fed]
   --side pipeline|bare|fed  time one side only (for node --cpu-prof; no ratio is printed)
   bare: xterm fed by its plain write() (the ratio's baseline); fed: xterm fed as a pane's screen feeds it (parsed at
   once, 4 KB pieces), so "vs fed" is what the pipeline's own work costs
 ${DAEMON_USAGE}
 ${HOSTILE_USAGE}
-${TMUX_USAGE}`;
+${TMUX_USAGE}
+${REMOTE_USAGE}`;
 
 async function main(argv: string[]): Promise<void> {
-  const a = parseArgs(argv, { values: ['runs', 'mb', 'only', 'side', ...DAEMON_VALUE_OPTIONS, ...HOSTILE_VALUE_OPTIONS, ...TMUX_VALUE_OPTIONS], flags: ['json', 'help', ...HOSTILE_FLAGS] });
+  const a = parseArgs(argv, { values: ['runs', 'mb', 'only', 'side', ...DAEMON_VALUE_OPTIONS, ...HOSTILE_VALUE_OPTIONS, ...TMUX_VALUE_OPTIONS, ...REMOTE_VALUE_OPTIONS], flags: ['json', 'help', ...HOSTILE_FLAGS] });
   if (a.options.has('help')) return void process.stdout.write(USAGE + '\n');
   const runs = positiveInt(a.options.get('runs'), DEFAULT_RUNS, 'runs');
   // --runs sets both workloads; by default the short corpus is timed more often.
   const corpusRuns = a.options.has('runs') ? runs : DEFAULT_CORPUS_RUNS;
   const runsOf = (w: Workload) => (w.name === 'corpus' ? corpusRuns : runs);
   const minMb = positiveInt(a.options.get('mb'), DEFAULT_SYNTHETIC_MB, 'mb');
-  const only = oneOf(a.options.get('only'), ['synthetic', 'corpus', 'daemon', 'hostile', 'tmux', 'all'] as const, 'only', 'all');
+  const only = oneOf(a.options.get('only'), ['synthetic', 'corpus', 'daemon', 'hostile', 'tmux', 'remote', 'all'] as const, 'only', 'all');
   const sideChoice = oneOf(a.options.get('side'), ['both', 'pipeline', 'bare', 'fed'] as const, 'side', 'both');
   const progress = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
+  if (only === 'remote') {
+    // Its own run (an sshd, two tmux servers and a daemon): not part of `all`.
+    const r = await runRemoteBench(remoteOptions(a.options), progress);
+    process.stdout.write(remoteLines(r) + '\n');
+    if (a.options.has('json')) process.stdout.write(JSON.stringify(remoteJson(r)) + '\n');
+    return;
+  }
   if (only === 'tmux') {
     // Its own run (a tmux server and two daemons, about two minutes): not part of `all`.
     const r = await runTmuxBench(tmuxOptions(a.options), progress);

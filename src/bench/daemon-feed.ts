@@ -16,6 +16,8 @@ export class FeedClient {
   closed: string | null = null;
   /** Panes whose transitions are not timed (the hostile bench's own pane). */
   readonly untimed = new Set<string>();
+  /** Splits a phase's delays by pane (the remote bench: `local` and `ssh`): recorded as `<phase>:<group>`. */
+  group: ((paneId: string) => string) | null = null;
   private phase: string | null = null;
   private ws: WebSocket | null = null;
 
@@ -40,9 +42,10 @@ export class FeedClient {
         const m = JSON.parse(text) as Extract<WsMessage, { type: 'transition' }>;
         this.transitions++;
         if (this.phase !== null && !this.untimed.has(m.transition.paneId)) {
-          const list = this.latencies.get(this.phase) ?? [];
+          const key = this.group ? `${this.phase}:${this.group(m.transition.paneId)}` : this.phase;
+          const list = this.latencies.get(key) ?? [];
           list.push(received - m.transition.at);
-          this.latencies.set(this.phase, list);
+          this.latencies.set(key, list);
         }
       });
       ws.on('unexpected-response', (_req, res) => {

@@ -145,6 +145,8 @@ export interface StartOptions {
   outputFile?: string;
   /** Let the daemon attach to tmux (the tmux workload, on its own private server); off otherwise. */
   tmux?: boolean;
+  /** More of the daemon's config (the remote bench's `remotes` and `ssh`). */
+  config?: Record<string, unknown>;
 }
 
 /** Children not yet stopped: killed synchronously if the bench exits or is interrupted before stop(). */
@@ -188,7 +190,7 @@ export async function startDaemonProcess(o: StartOptions = {}): Promise<DaemonPr
     flags.push('--import', pathToFileURL(PROBE_PATH).href);
   }
   const cfgPath = join(dir, 'bench-config.json');
-  writeFileSync(cfgPath, JSON.stringify({ ...BENCH_DAEMON_CONFIG, tmux: { enabled: o.tmux ?? false } }) + '\n');
+  writeFileSync(cfgPath, JSON.stringify({ ...BENCH_DAEMON_CONFIG, tmux: { enabled: o.tmux ?? false }, ...o.config }) + '\n');
 
   installGuards();
   const child = spawn(process.execPath, [...flags, BIN_PATH, 'daemon', '--port', '0', '--db', join(dir, 'db.sqlite'), '--config', cfgPath], {

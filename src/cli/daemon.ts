@@ -8,10 +8,11 @@ import { LockError } from '../daemon/instance-lock.js';
 import { parseArgs, UsageError } from './args.js';
 import { configFor } from './load-config.js';
 import { VERSION } from './version.js';
+import { SshSpecError } from '../attach/ssh/ssh-command.js';
 import { resolvePeers } from '../config/peers.js';
 
 export const DAEMON_USAGE = `usage: termsupervisor daemon [--port N] [--host ADDR] [--db PATH] [--config PATH] [--tmux|--no-tmux] [--tmux-socket NAME|PATH]
-       [--peer [NAME=]URL --peer-token-file FILE]...
+        [--remote [user@]host[:port]]... [--peer [NAME=]URL --peer-token-file FILE]...
 
 Runs the background service: the live dashboard, the REST API and websocket feed, the history database, and
 notifications. Panes join it from 'termsupervisor run'; tmux panes are found by themselves. Prints a one-time
@@ -21,6 +22,8 @@ dashboard link on start.
   --db     history database (default: $XDG_STATE_HOME/termsupervisor/history.sqlite)
   --tmux, --no-tmux  watch every tmux pane (default on, config tmux.enabled: when a tmux server runs)
   --tmux-socket      the tmux server to watch: a socket name (tmux -L) or path (tmux -S); implies --tmux
+  --remote           also follow the tmux panes of another machine over ssh (repeatable; read-only: config
+                     \`remotes\` sets a name, a socket and allow_typing). Panes show as <host>:%N. docs/remote.md
   --peer   another termsupervisor daemon whose panes to show here, as host NAME (default: the URL's host), e.g.
            box=http://127.0.0.1:7879 through \`ssh -L 7879:127.0.0.1:7878 box\`; repeatable (config peers)
   --peer-token-file  the file holding that peer's token (one per --peer, in the same order); never logged
@@ -32,7 +35,7 @@ examples:
   termsupervisor daemon --port 0 --db /tmp/ts.sqlite`;
 
 export async function daemonCommand(argv: string[]): Promise<number> {
-  const a = parseArgs(argv, { values: ['port', 'host', 'db', 'config', 'tmux-socket', 'peer', 'peer-token-file'], multiple: ['peer', 'peer-token-file'], flags: ['help', 'tmux', 'no-tmux'] });
+  const a = parseArgs(argv, { values: ['port', 'host', 'db', 'config', 'tmux-socket', 'remote', 'peer', 'peer-token-file'], flags: ['help', 'tmux', 'no-tmux'], multiple: ['remote', 'peer', 'peer-token-file'] });
   if (a.options.has('help')) return void process.stdout.write(DAEMON_USAGE + '\n'), 0;
   if (a.positional.length || a.rest.length) throw new UsageError(`daemon takes no arguments\n\n${DAEMON_USAGE}`);
   const cfg = configFor(a.options.get('config'));
@@ -41,6 +44,7 @@ export async function daemonCommand(argv: string[]): Promise<number> {
   const db = a.options.get('db');
   if (host === true || db === true) throw new UsageError(`--${host === true ? 'host' : 'db'} needs a value`);
   const tmux = tmuxOptions(a.options);
+  const remotes = a.lists.get('remote') ?? [];
   let peers;
   try {
     peers = resolvePeers(cfg.peers, { peers: a.lists.get('peer') ?? [], tokenFiles: a.lists.get('peer-token-file') ?? [] });
@@ -55,9 +59,9 @@ export async function daemonCommand(argv: string[]): Promise<number> {
   process.on('uncaughtExceptionMonitor', (err, origin) => log.fatal({ kind: 'daemon', event: 'crash', origin, err }, 'daemon crashed'));
   let daemon;
   try {
-    daemon = await startDaemon({ cfg, version: VERSION, log, ...(port !== undefined && { port }), ...(host && { host }), ...(db && { db }), tmux, peers });
+    daemon = await startDaemon({ cfg, version: VERSION, log, ...(port !== undefined && { port }), ...(host && { host }), ...(db && { db }), tmux, remotes, peers });
   } catch (e) {
-    if (e instanceof StoreError) throw new UsageError(e.message);
+    if (e instanceof StoreError || e instanceof SshSpecError) throw new UsageError(e.message);
     // Not a usage mistake: the person's command was right, another daemon has the files. Exit 1, no usage text.
     if (e instanceof DaemonRunningError || e instanceof LockError) {
       process.stderr.write(`termsupervisor: daemon: ${e.message}\n`);

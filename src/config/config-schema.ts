@@ -26,6 +26,22 @@ const CHOICES: Record<string, readonly string[]> = {
   'tasks.on_stall': ['pause', 'fail'],
 };
 
+/** One item of `remotes` (its defaults are the loader's: src/daemon/remotes.ts). The name is the host part of its
+ * panes' ids (`devbox:%3`) and their badge: a host name's characters. */
+const REMOTE_ITEM: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'destination'],
+  properties: {
+    name: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$', description: 'The host part of its panes\' ids and their badge.' },
+    destination: { type: 'string', minLength: 1, description: '[user@]host[:port], or a Host of your ssh config.' },
+    identity_file: { type: 'string', default: '', description: "A key for ssh's -i; empty: your ssh config and agent decide." },
+    socket: { type: 'string', default: '', description: "The far side's tmux server: a name (-L) or a path (-S); empty: its default one." },
+    tmux: { type: 'string', default: 'tmux', description: 'The tmux program on the far side.' },
+    allow_typing: { type: 'boolean', default: false, description: 'Tasks, answers, replies and interrupts may type into its panes.' },
+  },
+};
+
 /** One peer daemon (config `peers`): its name prefixes pane ids (`name:…`), so no colon; its url is checked when
  * the daemon starts (src/config/peers.ts). */
 const PEER_ITEM: JsonSchema = {
@@ -45,6 +61,7 @@ const EXTRA: Array<[RegExp, JsonSchema]> = [
   [/^daemon\.port$/, { type: 'integer', maximum: 65535 }],
   [/^notify\.quiet_hours$/, { pattern: '^$|^([01]\\d|2[0-3]):[0-5]\\d-([01]\\d|2[0-3]):[0-5]\\d$' }],
   [/^actions\.keys\.[^.]+\.menu$/, { enum: [...MENU_KEYS] }],
+  [/^remotes$/, { items: REMOTE_ITEM }],
   [/^peers$/, { items: PEER_ITEM }],
 ];
 

@@ -184,6 +184,8 @@ export interface Config {
   notify: NotifyConfig;
   log: LogConfig;
   tmux: TmuxConfig;
+  remotes: RemoteConfig[];
+  ssh: SshConfig;
   tasks: TasksConfig;
   programs: ProgramsConfig;
   run: { shell_integration: boolean };
@@ -236,6 +238,24 @@ export interface TasksConfig {
   approve_keys: string;
   check_timeout_s: number;
   judge: { base_url: string; model: string; api_key_env: string; timeout_s: number; max_retries: number; temperature: number };
+}
+
+/** One remote tmux server reached over ssh (config `remotes`, `daemon --remote`). */
+export interface RemoteConfig {
+  name: string;
+  destination: string;
+  identity_file: string;
+  socket: string;
+  tmux: string;
+  allow_typing: boolean;
+}
+
+export interface SshConfig {
+  ssh_command: string;
+  alive_interval_s: number;
+  alive_count_max: number;
+  connect_timeout_s: number;
+  control_persist_s: number;
 }
 
 export interface TmuxConfig {

@@ -27,6 +27,7 @@ import { PaneActions } from './pane-actions.js';
 import { PeerPanes } from './peer-panes.js';
 import { resolvePeers, type PeerSpec } from '../config/peers.js';
 import { redactText } from './redact.js';
+import { remoteSpecs } from './remotes.js';
 
 export interface DaemonOptions {
   cfg: Config;
@@ -38,6 +39,8 @@ export interface DaemonOptions {
   log: Logger;
   /** Overrides config `tmux` (the CLI's --tmux, --no-tmux, --tmux-socket). */
   tmux?: { enabled?: boolean; sockets?: string[] };
+  /** `--remote [user@]host[:port]` destinations, added to config `remotes`. */
+  remotes?: string[];
   /** Peer daemons whose panes this one shows (the CLI's --peer with config `peers`); default: config `peers`. */
   peers?: PeerSpec[];
 }
@@ -67,9 +70,11 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
   const dbPath = o.db ?? defaultDbPath(env);
   const runtimePath = runtimeFilePath(env);
   // Before anything is opened or bound: a second daemon on the same files refuses at once, whatever its port.
+  // Checked before anything starts: a bad remote is a configuration error, not a half-started daemon.
+  const remotes = remoteSpecs(o.cfg, o.remotes ?? [], dirname(runtimePath), env);
   const claim = claimInstance(dbPath, runtimePath);
   try {
-    return await startClaimed(o, { env, host, port, loopback, dbPath, runtimePath, claim });
+    return await startClaimed(o, { env, host, port, loopback, dbPath, runtimePath, claim, remotes });
   } catch (e) {
     claim.release();
     throw e;
@@ -84,9 +89,10 @@ interface Place {
   dbPath: string;
   runtimePath: string;
   claim: InstanceClaim;
+  remotes: ReturnType<typeof remoteSpecs>;
 }
 
-async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPath, runtimePath, claim }: Place): Promise<Daemon> {
+async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPath, runtimePath, claim, remotes }: Place): Promise<Daemon> {
   const d = o.cfg.daemon;
   const token = loadOrCreateToken(tokenPath(env));
   const auth = new Auth(token, loopback);
@@ -138,6 +144,7 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
       return sent;
     },
     onClose: (id) => notifier.forget(id),
+    typingRefusal: (id) => tmux?.typingRefusal(id) ?? null,
     focusDoors: { tmux: (id) => tmux?.focus(id) ?? null, iterm2: (id) => bridges?.activate(id) ?? null },
   });
   const actions = new PaneActions({ registry, store, cfg: o.cfg, enterDelayS: o.cfg.tasks.enter_delay_s, publish: (m) => registry.broadcast(m) });
@@ -200,7 +207,7 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
   pruneTimer.unref();
   o.log.info({ kind: 'daemon', event: 'started', url, pid: process.pid, loopback }, 'daemon started');
   const tmuxCfg = { ...o.cfg.tmux, ...o.tmux };
-  tmux = tmuxCfg.enabled ? new TmuxPanes(registry, o.log, { sockets: tmuxCfg.sockets, env }) : null;
+  tmux = tmuxCfg.enabled || remotes.length ? new TmuxPanes(registry, o.log, { sockets: tmuxCfg.sockets, env, remotes, local: tmuxCfg.enabled }) : null;
   tmux?.start();
   peers?.start();
   const resumed = tasks.resumeAll();

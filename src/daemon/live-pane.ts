@@ -64,6 +64,8 @@ export class LivePane {
   /** The state the person is shown (view()): the record's as of the last transition published, which happens
    * once its row is committed, so nobody is shown a state a crash could take back. */
   private shown: PaneState;
+  /** Its host cannot be reached (a remote's ssh link failed): the state shown is the last one known. */
+  unreachable: { since: number; reason: string } | null = null;
   /** Where the pane runs, as its source told (a `run` wrapper's host, tty and pid; tmux's session, window and
    * pane; an iTerm2 session), for a jump. */
   where: PaneWhereView | undefined;
@@ -168,6 +170,7 @@ export class LivePane {
     const keys = this.cfg.actions.keys;
     const live = { rev: this.monitor.revision.value, question: this.question(), interruptKeys: (keys[this.record.program] ?? keys['default'])?.interrupt };
     const v = paneView({ ...this.record, ...this.shown }, edge, true, this.monitor.analyzer.shellIntegration, error, live);
+    if (this.unreachable) v.unreachable = { ...this.unreachable };
     return this.where ? { ...v, where: { ...this.where } } : v;
   }
 
@@ -301,8 +304,14 @@ export function paneView(
     rev: live.rev,
     question: alive ? live.question : null,
     ...(alive && live.interruptKeys ? { interruptKeys: live.interruptKeys } : {}),
-    ...(r.host && { host: r.host }),
+    ...(r.host ? { host: r.host } : r.attach === 'ssh' ? { host: paneHost(r.id) } : {}),
   };
+}
+
+/** A remote pane's host: its id's part before the tmux pane id (`devbox` of `devbox:%3`). */
+export function paneHost(id: string): string {
+  const i = id.lastIndexOf(':');
+  return i > 0 ? id.slice(0, i) : id;
 }
 
 /** A shell's DONE that its screen decided (no exit code came with it): a prompt came back, nothing says whether

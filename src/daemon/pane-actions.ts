@@ -125,6 +125,10 @@ export class PaneActions implements PaneActionApi {
 
   private async type(pane: LivePane, a: { kind: ActionRecord['kind']; keys: string[]; printable: string; detail: string; rev: number }, client: ActionClient): Promise<ActionOutcome> {
     const reg = this.opts.registry;
+    // A remote whose config does not allow typing: refused before any key, with the reason (registry.sendText
+    // refuses it too, whoever asks).
+    const refusal = reg.typingRefusal(pane.id);
+    if (refusal) return refuse(403, refusal, reg.pane(pane.id));
     let sent = 0;
     for (const k of a.keys) {
       if (sent > 0) await sleep(this.opts.enterDelayS * 1000);
@@ -167,7 +171,7 @@ export class PaneActions implements PaneActionApi {
   }
 }
 
-function refuse(status: 400 | 404 | 409 | 503, error: string, pane: PaneView | null): ActionOutcome {
+function refuse(status: 400 | 403 | 404 | 409 | 503, error: string, pane: PaneView | null): ActionOutcome {
   return { ok: false, status, error, pane };
 }
 

@@ -74,6 +74,7 @@ export class PaneMonitor {
   /** Events queued in the terminal, oldest first: the head is the chunk being parsed. */
   private readonly inFlight = new Fifo<QueuedEvent>();
   private readonly backlog = new WriteBacklog(() => this.inFlight.size);
+  private held = false;
   private readonly ticker: PaneTicker;
   private coalesceTimer: unknown = null;
   private syncSince: number | null = null;
@@ -248,6 +249,7 @@ export class PaneMonitor {
 
   /** Take a snapshot now if the screen changed, then run the analyzer's timers. */
   tick(): void {
+    if (this.held) return;
     // faults.guard inlined: a tick runs ten times a second of pane time, a closure each would be garbage.
     const f = this.faults;
     f.begin('tick');
@@ -261,6 +263,12 @@ export class PaneMonitor {
     } catch (e) {
       f.report(e);
     }
+  }
+
+  /** While held (the pane's host is unreachable) time alone decides nothing: a screen nobody can see change is
+   * not a quiet one. Released by the repaint that brings the pane back. */
+  hold(on: boolean): void {
+    this.held = on;
   }
 
   stop(): void {

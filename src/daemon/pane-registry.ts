@@ -32,6 +32,8 @@ export interface RegistryOptions {
   onLink?: (kind: LinkKind, ws: WebSocket, remote: string) => void;
   /** Types text into a live pane through its source, if the source can (the iTerm2 bridge); false otherwise. */
   sendText?: (id: string, text: string) => boolean;
+  /** Why keys may not be typed into a pane (a remote that does not allow it), or null. */
+  typingRefusal?: (id: string) => string | null;
   /** How each source shows a pane to the person ("jump"); a `run` pane needs none (it says where it runs). */
   focusDoors?: Partial<Record<AttachKind, FocusDoor>>;
 }
@@ -158,7 +160,49 @@ export class PaneRegistry implements DaemonApi {
 
   /** Type `text` into a live pane as if the person had (supervised runs). False when its source cannot. */
   sendText(id: string, text: string): boolean {
+    // The one door keys take into a pane: a remote whose config does not allow typing is refused here, whoever asks.
+    if (this.typingRefusal(id) !== null) return false;
     return this.live.has(id) && (this.opts.sendText?.(id, text) ?? false);
+  }
+
+  /** Why keys may not be typed into this pane, or null (the API answers 403 with it). */
+  typingRefusal(id: string): string | null {
+    return this.opts.typingRefusal?.(id) ?? null;
+  }
+
+  /** The pane's host cannot be reached: it keeps its last state, shown stale, and time alone decides nothing for
+   * it; the gap starts in its history as a row of its own (`host.unreachable`, the reason as its line). */
+  markUnreachable(id: string, since: number, reason: string): void {
+    const pane = this.live.get(id);
+    if (!pane || pane.unreachable) return;
+    pane.unreachable = { since, reason };
+    pane.monitor.hold(true);
+    (this.logs.get(id) ?? this.opts.log).info({ kind: 'pane', event: 'unreachable', why: reason }, 'pane host unreachable');
+    this.gapRow(pane, since, 'host.unreachable', reason);
+  }
+
+  /** Its host answers again (called right before the repaint that is read first): the gap ends in history. */
+  markReachable(id: string): void {
+    const pane = this.live.get(id);
+    if (!pane?.unreachable) return;
+    const { since } = pane.unreachable;
+    pane.unreachable = null;
+    pane.monitor.hold(false);
+    const now = Date.now();
+    (this.logs.get(id) ?? this.opts.log).info({ kind: 'pane', event: 'reachable', gapS: (now - since) / 1000 }, 'pane host reachable again');
+    this.gapRow(pane, now, 'host.reachable', `unreachable for ${Math.round((now - since) / 1000)}s since ${new Date(since).toISOString()}`);
+  }
+
+  /** A history row for the link's gap: the state does not change (from = to), the row says why nothing was seen. */
+  private gapRow(pane: LivePane, at: number, rule: string, line: string): void {
+    const r = pane.record;
+    const rec: TransitionRecord = { paneId: pane.id, at, from: r.state, to: r.state, tier: 0, source: 'process', rule, line: redactText(line), stalled: r.stalled, startedAt: r.startedAt, startedAtKept: true };
+    this.opts.store.addTransition(rec, (saved) => {
+      this.emit(saved ? { type: 'transition', transition: rec } : { type: 'transition', transition: rec, unsaved: true });
+      if (this.live.get(pane.id) === pane) this.emit({ type: 'pane', pane: pane.view() });
+    });
+    this.opts.store.upsertPane(pane.record);
+    this.emit({ type: 'pane', pane: pane.view() });
   }
 
   /** Its source says the pane is somewhere else now (a tmux window moved, an iTerm2 session's tty). */

@@ -1,7 +1,11 @@
 // The daemon's end of tmux: one TmuxWatcher per configured server, its panes opened in the registry like any
-// other attach source (attach 'tmux', id `tmux:<server>:%N`, so history follows a pane across restarts).
+// other attach source (attach 'tmux', id `tmux:<server>:%N`, so history follows a pane across restarts), and one
+// per remote server reached over ssh (attach 'ssh', id `<host>:%N`; marked unreachable, not closed, when the link
+// fails).
 import { resolveTmuxSocket } from '../attach/tmux/tmux-socket.js';
 import { TmuxWatcher, type TmuxSink } from '../attach/tmux/tmux-watcher.js';
+import { sshRunner, type RemoteTmux } from '../attach/tmux/tmux-runner.js';
+import { sshFailure } from '../attach/ssh/ssh-command.js';
 import type { Logger } from './logger.js';
 import type { PaneRegistry } from './pane-registry.js';
 import type { LivePane } from './live-pane.js';
@@ -14,6 +18,10 @@ export interface TmuxPanesOptions {
   env?: NodeJS.ProcessEnv;
   /** The tmux binary (tests); default `tmux` on PATH. */
   tmux?: string;
+  /** Remote servers over ssh, and whether typing into each one's panes is allowed. */
+  remotes?: Array<RemoteTmux & { allowTyping: boolean }>;
+  /** false: no local server is watched (remotes only). */
+  local?: boolean;
 }
 
 /** A seed not read within this long releases the pane's held output anyway (a pane closed meanwhile, a stopped
@@ -25,12 +33,36 @@ export class TmuxPanes {
   /** Resolvers waiting for a pane's next screen read (its seed's). */
   private readonly reads = new Map<LivePane, Array<() => void>>();
 
+  /** Remote name → whether its panes may be typed into. */
+  private readonly typing = new Map<string, boolean>();
+
   constructor(private readonly registry: PaneRegistry, private readonly log: Logger, o: TmuxPanesOptions) {
-    const specs = o.sockets.length ? [...new Set(o.sockets)] : [''];
+    const specs = o.local === false ? [] : o.sockets.length ? [...new Set(o.sockets)] : [''];
     this.watchers = specs.map((spec) => {
       const socket = resolveTmuxSocket(spec, o.env);
-      return new TmuxWatcher({ socket, sink: this.sink(), log, env: o.env ?? process.env, ...(o.tmux && { tmux: o.tmux }) });
+      return new TmuxWatcher({ socket, sink: this.sink('tmux'), log, env: o.env ?? process.env, ...(o.tmux && { tmux: o.tmux }) });
     });
+    for (const r of o.remotes ?? []) {
+      this.typing.set(r.name, r.allowTyping);
+      // Each remote has its own watcher, processes and timers: a slow or dead host delays nobody else.
+      this.watchers.push(
+        new TmuxWatcher({
+          socket: { args: [], path: '', key: r.name },
+          sink: this.sink('ssh'),
+          log,
+          env: o.env ?? process.env,
+          runner: sshRunner(r),
+          describeFailure: (stderr) => sshFailure(stderr, r.dest),
+        }),
+      );
+    }
+  }
+
+  /** Why keys may not be typed into this pane (a remote whose config does not allow it), or null. */
+  typingRefusal(id: string): string | null {
+    const host = this.watchers.find((w) => w.host !== null && id.startsWith(`${w.host}:`))?.host;
+    if (host === undefined || host === null || this.typing.get(host)) return null;
+    return `typing into ${host}'s panes is not allowed (config remotes[].allow_typing is false for "${host}")`;
   }
 
   start(): void {
@@ -55,11 +87,13 @@ export class TmuxPanes {
     return null;
   }
 
-  private sink(): TmuxSink {
+  private sink(attach: 'tmux' | 'ssh'): TmuxSink {
     const r = this.registry;
     return {
-      open: (p) => void r.open({ id: p.id, name: p.name, attach: 'tmux', command: p.command, cols: p.cols, rows: p.rows, agent: 'auto', where: p.where }),
+      open: (p) => void r.open({ id: p.id, name: p.name, attach, command: p.command, cols: p.cols, rows: p.rows, agent: 'auto', where: p.where }),
       where: (id, where) => r.setWhere(id, where),
+      unreachable: (id, since, reason) => r.markUnreachable(id, since, reason),
+      reachable: (id) => r.markReachable(id),
       output: (id, data) => r.feed(id, { kind: 'output', data }),
       seed: (id, data) => {
         const pane = r.livePane(id);

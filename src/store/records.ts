@@ -3,7 +3,8 @@
 import type { MachineState, Tier } from '../analysis/types.js';
 
 /** How a pane reaches the daemon. */
-export type AttachKind = 'run' | 'tmux' | 'iterm2' | 'replay';
+/** ssh: a pane of a remote tmux server (`daemon --remote`), id `<host>:%N`. */
+export type AttachKind = 'run' | 'tmux' | 'ssh' | 'iterm2' | 'replay';
 
 /** Which kind of evidence put a pane in its state, in words (the tier, plus timers and the person). */
 /** process: what the pane's source saw of its processes (`run`'s program starting and exiting, a shell's foreground

@@ -31,6 +31,8 @@ export interface DaemonApi {
   acceptLink(kind: LinkKind, socket: WebSocket, remote: string): void;
   /** An agent's hook event (POST /api/hooks, already validated). Absent: this daemon takes no hooks (501). */
   hook?(body: HookBody): HookReply;
+  /** Why keys may not be typed into this pane (a remote whose config does not allow it: 403), or null. */
+  typingRefusal?(id: string): string | null;
   /** Jump to a live pane: make the person's terminal show it where its source can (tmux, iTerm2), else say where
    * it runs; recorded as an action of kind `focus`. Null for an unknown pane. Absent: this daemon cannot (501). */
   focus?(id: string, origin: ActionOrigin, from: string): Promise<FocusResult | null>;
@@ -80,7 +82,7 @@ export interface ActionClient {
 }
 
 /** An action done (200), or refused with the status and the pane as it is now (null for an unknown pane). */
-export type ActionOutcome = { ok: true; result: ActionResult } | { ok: false; status: 400 | 404 | 409 | 503; error: string; pane: PaneView | null };
+export type ActionOutcome = { ok: true; result: ActionResult } | { ok: false; status: 400 | 403 | 404 | 409 | 503; error: string; pane: PaneView | null };
 
 /** What /api/panes/:id/{answer,reply,interrupt,ack,actions} ask of the daemon (bodies already validated). */
 export interface PaneActionApi {

@@ -29,6 +29,10 @@ export function registerTaskRoutes(app: FastifyInstance, api: DaemonApi): void {
 
   app.post('/api/tasks', async (req, reply) => {
     const t = tasks(reply);
+    // A task types into its pane: refused up front where the pane's host does not allow typing.
+    const pane = (req.body as { pane?: unknown } | null)?.pane;
+    const refused = typeof pane === 'string' ? api.typingRefusal?.(pane) : null;
+    if (t && refused) return reply.code(403).send({ error: refused });
     return t && guarded(reply, () => reply.code(201).send(t.start(req.body)));
   });
   app.get<{ Querystring: { limit?: string; pane?: string } }>('/api/tasks', async (req, reply) => {

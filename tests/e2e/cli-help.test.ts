@@ -19,10 +19,11 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
   );
 }
 
-/** The options a command's parser accepts, read from its source (`parseArgs(argv, { values: [...], flags: [...] })`). */
+/** The options a command's parser accepts, read from its source (`parseArgs(argv, { values: [...], flags: [...] })`,
+ * with `multiple: [...]` naming repeatable ones among the values). */
 function parserOptions(file: string): string[] {
   const src = readFileSync(join(ROOT, 'src', 'cli', file), 'utf8');
-  const spec = /parseArgs\(argv, \{ values: \[([^\]]*)\], flags: \[([^\]]*)\] \}\)/.exec(src);
+  const spec = /parseArgs\(argv, \{ values: \[([^\]]*)\], flags: \[([^\]]*)\](?:, multiple: \[[^\]]*\])? \}\)/.exec(src);
   if (!spec) throw new Error(`no parseArgs spec in ${file}`);
   return [...`${spec[1]},${spec[2]}`.matchAll(/'([^']+)'/g)].map((m) => m[1]!).filter((o) => o !== 'help');
 }

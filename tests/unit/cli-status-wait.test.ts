@@ -42,6 +42,29 @@ describe('status lines', () => {
   });
 });
 
+describe('status grouped by host', () => {
+  it('lists this machine first, then each host under its name; an unreachable host says since when and why', () => {
+    const at = new Date(NOW - 30_000).toTimeString().slice(0, 8);
+    const lines = statusLines(
+      [
+        fakePane('run-1', { name: 'api', state: 'IDLE', since: NOW - 5_000, rule: 'attach.new', line: '' }),
+        fakePane('devbox:%3', { name: 'work:0.3', state: 'DONE', needsYou: true, since: NOW - 90_000, host: 'devbox', unreachable: { since: NOW - 30_000, reason: 'the ssh connection to devbox was lost' }, rule: 'shell.prompt_bracketed_paste', line: '$' }),
+        fakePane('gpu:%1', { name: 'train:0.0', state: 'RUNNING', since: NOW - 60_000, host: 'gpu', rule: 'job.started', line: 'python' }),
+      ],
+      NOW,
+      painter('none'),
+    );
+    expect(lines.map((l) => l.replace(/\s+/g, ' '))).toEqual([
+      '── this machine ──',
+      '○ IDLE 5s api shell attach.new [run-1]',
+      `── devbox ── unreachable since ${at} (the ssh connection to devbox was lost): last states shown`,
+      '✓ DONE 1m 30s work:0.3 shell ● needs you stale shell.prompt_bracketed_paste "$" [devbox:%3]',
+      '── gpu ──',
+      '◐ RUNNING 1m 00s train:0.0 shell job.started "python" [gpu:%1]',
+    ]);
+  });
+});
+
 describe('wait: which pane', () => {
   const panes = [fakePane('run-1', { name: 'api' }), fakePane('run-2', { name: 'api', alive: false }), fakePane('run-3', { name: 'twin' }), fakePane('run-4', { name: 'twin' })];
 

@@ -135,3 +135,21 @@ describe('diff writer', () => {
     expect(out).toContain('\x1b[?25l');
   });
 });
+
+describe('top with panes of other machines', () => {
+  it('groups the rows by host (this machine first) in a HOST column; an unreachable pane says so, its detail since when', () => {
+    const REMOTE = fakePane('devbox:%3', { name: 'work:0.3', state: 'WAITING_APPROVAL', needsYou: true, since: NOW - 5_000, startedAt: NOW - 9_000, host: 'devbox', unreachable: { since: NOW - 3_000, reason: 'the ssh connection to devbox was lost' }, line: 'Proceed? [y/N]' });
+    const GPU = fakePane('gpu:%1', { name: 'train:0.0', state: 'IDLE', since: NOW - 5_000, host: 'gpu', edge: ['$ '] });
+    const f = render(model([GPU, REMOTE, DONE]), { cols: 130, rows: 12 }, NOW, plain, 'http://127.0.0.1:7878');
+    const t = f.rows.map((r) => r.replace(SGR, '').trimEnd());
+    expect(t[1]).toMatch(/^ STATE +TIME  HOST +NAME +PROGRAM +WHAT$/);
+    // this machine's DONE first although the remote question is more urgent: grouped by host, then by urgency
+    expect(t[2]).toMatch(/^▶✓ DONE +5s  local +work:0\.2 /);
+    expect(t[3]).toMatch(/^ \? WAITING_APPROVAL +9s  devbox +work:0\.3 +shell +host unreachable \(stale\) · asks: Proceed\? \[y\/N\]$/);
+    expect(t[4]).toMatch(/^ ○ IDLE +5s  gpu +train:0\.0 /);
+    for (const r of f.rows) expect(cells(r.replace(SGR, ''))).toBe(130);
+    const sel = render(model([GPU, REMOTE, DONE], { selected: 'devbox:%3' }), { cols: 200, rows: 12 }, NOW, plain, 'x');
+    const at = new Date(NOW - 3_000).toTimeString().slice(0, 8);
+    expect(sel.rows.map((r) => r.replace(SGR, '')).join('\n')).toContain(`host unreachable since ${at} (the ssh connection to devbox was lost)`);
+  });
+});

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { ControlParser, type Reply } from './control-protocol.js';
+import type { TmuxRunner } from './tmux-runner.js';
 
 /** A detach tmux does not act on within this long ends with SIGTERM (a wedged server must not hold stop()). */
 const CLOSE_GRACE_MS = 2000;
@@ -21,6 +22,8 @@ export interface ControlClientOptions {
   /** Client flags (`attach-session -f`). */
   flags: string;
   env: NodeJS.ProcessEnv;
+  /** Runs tmux elsewhere (through ssh): replaces `tmux` and `socketArgs`. */
+  runner?: TmuxRunner;
 }
 
 export interface ControlClientEvents {
@@ -30,8 +33,8 @@ export interface ControlClientEvents {
   attached(ok: boolean, message: string): void;
   /** After each chunk of stdout was handled: back-pressure is decided once per read, not per line. */
   chunkDone(): void;
-  /** The client process is gone (once). */
-  exit(why: string): void;
+  /** The client process is gone (once); `code` its exit status (ssh's 255: the link failed). */
+  exit(why: string, code: number | null): void;
 }
 
 type Pending = { left: number; replies: Reply[]; done: (replies: Reply[]) => void };
@@ -47,7 +50,8 @@ export class ControlClient {
   /** Command lines held until tmux has answered the attach (before it, a command has no client to act for). */
   private held: string[] | null = [];
   private exitReason = '';
-  private stderr = '';
+  /** The last of the client's stderr (ssh's messages when the link fails). */
+  stderr = '';
   private paused = 0;
 
   constructor(readonly opts: ControlClientOptions, private readonly on: ControlClientEvents) {
@@ -59,7 +63,9 @@ export class ControlClient {
       },
       reply: (r) => this.reply(r),
     });
-    this.child = spawn(opts.tmux, [...opts.socketArgs, '-C', 'attach-session', '-t', opts.session, '-f', opts.flags], {
+    const attach = ['-C', 'attach-session', '-t', opts.session, '-f', opts.flags];
+    const cmd = opts.runner ? opts.runner.command(attach) : { file: opts.tmux, args: [...opts.socketArgs, ...attach] };
+    this.child = spawn(cmd.file, cmd.args, {
       env: opts.env,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -149,6 +155,6 @@ export class ControlClient {
       p.done(p.replies);
     }
     const why = this.exitReason || this.stderr.trim().split('\n').pop() || (signal ? `signal ${signal}` : `exit code ${code}`);
-    this.on.exit(why);
+    this.on.exit(why, code);
   }
 }

@@ -25,7 +25,6 @@
 //
 // tmux does not report the keys the person types: turns in tmux panes are unanchored (see unanchored.test.ts).
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { ControlClient } from './control-client.js';
 import { layoutPanes, type Reply } from './control-protocol.js';
@@ -33,6 +32,7 @@ import type { PaneWhereView } from '../../web/api-types.js';
 import { LIST_PANES, LIST_SESSIONS_ARGS, paneName, parsePaneRows, parseSeedState, parseSessionRows, seedBytes, seedCommands, type PaneRow } from './pane-list.js';
 import { tmuxPaneKey, type TmuxSocket } from './tmux-socket.js';
 import { MIN_TMUX_VERSION, tmuxVersionSupported } from './tmux-version.js';
+import { localRunner, type TmuxRunner } from './tmux-runner.js';
 import { tmuxKeyName } from './tmux-keys.js';
 
 /** Output a control client has not taken for this long pauses that pane for it (tmux `pause-after`), instead of
@@ -46,6 +46,10 @@ export const RESUME_AFTER_PAUSE_MS = 500;
 export const RECONNECT_MIN_MS = 250;
 /** …up to this: a server that is not running costs one stat() of its socket this often. */
 export const RECONNECT_MAX_MS = 10_000;
+/** A remote host that cannot be reached is tried again after this long, doubled per failure… */
+export const REMOTE_RECONNECT_MIN_MS = 1000;
+/** …up to this: a host down for the night costs one ssh attempt a minute. */
+export const REMOTE_RECONNECT_MAX_MS = 60_000;
 /** A one-shot tmux command (list-sessions, -V) taking longer is given up: a wedged server must not hang us. */
 const EXEC_TIMEOUT_MS = 5000;
 /** Our subscription's name, echoed in each %subscription-changed. */
@@ -82,6 +86,10 @@ export interface TmuxSink {
   /** The pane's program ended but tmux keeps the pane (remain-on-exit). */
   exit(id: string, code: number | null): void;
   close(id: string, why: string): void;
+  /** The pane's host cannot be reached (the ssh link failed): the pane stays, its last state kept but stale. */
+  unreachable?(id: string, since: number, reason: string): void;
+  /** Its host answers again; called just before the pane's repaint (its seed). */
+  reachable?(id: string): void;
   /** A promise when the pane cannot take more output yet (reading stops until it resolves), else null. */
   backlog(id: string): Promise<void> | null;
 }
@@ -99,6 +107,15 @@ export interface TmuxWatcherOptions {
   /** The tmux binary (default `tmux` on PATH). */
   tmux?: string;
   env?: NodeJS.ProcessEnv;
+  /** Runs tmux on another machine (ssh): its panes' ids are `<host>:%N`, and a failed link marks them unreachable
+   * instead of closing them. Default: `tmux` here, on `socket`. */
+  runner?: TmuxRunner;
+  /** ssh's stderr made into the reason shown (the remote's host key advice); default: its last line. */
+  describeFailure?: (stderr: string) => string;
+}
+
+function lastLine(stderr: string): string {
+  return stderr.trim().split('\n').pop() ?? '';
 }
 
 interface Tracked {
@@ -121,6 +138,8 @@ interface Tracked {
   command: string;
   dead: boolean;
   resumeTimer: NodeJS.Timeout | null;
+  /** Marked unreachable: the next seed (a repaint from capture-pane) is what brings it back. */
+  stale: boolean;
 }
 
 type Sync = 'idle' | 'running' | 'again';
@@ -141,8 +160,12 @@ function whereOf(row: PaneRow): PaneWhereView {
 }
 
 export class TmuxWatcher {
-  private readonly tmux: string;
+  private readonly runner: TmuxRunner;
   private readonly env: NodeJS.ProcessEnv;
+  /** Since when the remote host has been unreachable (its panes are marked), or null. */
+  private unreachableSince: number | null = null;
+  /** The last reason logged for a link that would not come up (logged once per reason, not per retry). */
+  private lastRefusal = '';
   /** Session id → its control client. */
   private readonly clients = new Map<string, ControlClient>();
   private readonly panes = new Map<string, Tracked>();
@@ -158,7 +181,7 @@ export class TmuxWatcher {
   private life: string | null = null;
 
   constructor(private readonly o: TmuxWatcherOptions) {
-    this.tmux = o.tmux ?? 'tmux';
+    this.runner = o.runner ?? localRunner(o.tmux ?? 'tmux', o.socket.args, o.socket.path);
     const env = { ...(o.env ?? process.env) };
     // We are not nested in the person's session even when the daemon runs inside tmux (-S names the server).
     delete env['TMUX'];
@@ -167,13 +190,24 @@ export class TmuxWatcher {
   }
 
   get key(): string {
-    return this.o.socket.key;
+    return this.runner.host ?? this.o.socket.key;
+  }
+
+  /** The remote's name, or null for a server on this machine. */
+  get host(): string | null {
+    return this.runner.host;
   }
 
   /** Checks the tmux version once, then connects (or keeps looking for the server). False when tmux is missing
    * or too old: nothing is watched. */
   async start(): Promise<boolean> {
     const v = await this.exec(['-V'], false);
+    if (!v.ok && this.runner.transportFailed(v.code)) {
+      // A remote that cannot be reached yet is not a remote without tmux: keep trying, with the reason logged.
+      if (this.stopped) return false;
+      this.unreachable(v.message);
+      return true;
+    }
     if (!v.ok) {
       this.o.log.info({ kind: 'daemon', tmux: this.key, why: v.message }, 'tmux not available: tmux panes are not watched');
       return false;
@@ -196,6 +230,7 @@ export class TmuxWatcher {
     this.clients.clear();
     for (const t of [...this.panes.values()]) this.closePane(t, why);
     await Promise.all(clients.map((c) => c.close()));
+    await this.runner.close?.(this.env);
   }
 
   // ---- sessions and clients ---------------------------------------------------------------------------------
@@ -207,12 +242,14 @@ export class TmuxWatcher {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
     // No socket, no server: not even a process is started to find that out.
-    if (!existsSync(this.o.socket.path)) return this.down('no server socket');
+    if (!this.runner.present()) return this.down('no server socket');
     this.sessionSync = 'running';
     void this.exec(LIST_SESSIONS_ARGS).then((r) => {
       const again = this.sessionSync === 'again';
       this.sessionSync = 'idle';
       if (this.stopped) return;
+      if (!r.ok && this.runner.transportFailed(r.code)) return this.unreachable(r.message);
+      this.reachable();
       const sessions = r.ok ? parseSessionRows(r.lines) : [];
       if (!sessions.length) return this.down(r.ok ? 'no sessions' : r.message);
       if (sessions[0]!.life !== this.life) this.newLife(sessions[0]!.life);
@@ -225,13 +262,13 @@ export class TmuxWatcher {
 
   private attach(session: string): void {
     const c: ControlClient = new ControlClient(
-      { tmux: this.tmux, socketArgs: this.o.socket.args, session, flags: `ignore-size,pause-after=${PAUSE_AFTER_S}`, env: this.env },
+      { tmux: this.o.tmux ?? 'tmux', socketArgs: this.o.socket.args, runner: this.runner, session, flags: `ignore-size,pause-after=${PAUSE_AFTER_S}`, env: this.env },
       {
         output: (pane, data) => this.output(c, pane, data),
         notification: (name, args) => this.notification(c, name, args),
         attached: (ok, message) => this.attached(c, session, ok, message),
         chunkDone: () => this.backPressure(c),
-        exit: (why) => this.clientExit(session, c, why),
+        exit: (why, code) => this.clientExit(session, c, why, code),
       },
     );
     this.clients.set(session, c);
@@ -250,10 +287,13 @@ export class TmuxWatcher {
     this.o.log.debug({ kind: 'daemon', tmux: this.key, session, pid: c.pid }, 'tmux session attached');
   }
 
-  private clientExit(session: string, c: ControlClient, why: string): void {
+  private clientExit(session: string, c: ControlClient, why: string, code: number | null): void {
     if (this.clients.get(session) === c) this.clients.delete(session);
     if (this.stopped) return;
     this.o.log.debug({ kind: 'daemon', tmux: this.key, session, why }, 'tmux control client exited');
+    // The link to the host failed under an attached client: its panes are marked at once (the keep-alives have
+    // already spent their seconds), not after another connection attempt times out.
+    if (c.attachedOk === true && this.runner.transportFailed(code)) this.unreachable(this.describe(c.stderr) || `the ssh connection to ${this.key} was lost`);
     for (const t of this.panes.values()) {
       if (t.owner !== c) continue;
       t.owner = null;
@@ -261,6 +301,8 @@ export class TmuxWatcher {
       if (t.resumeTimer) clearTimeout(t.resumeTimer);
       t.resumeTimer = null;
     }
+    // The host is down: the backoff's timer looks again, not every client that goes.
+    if (this.unreachableSince !== null) return this.retry();
     // A client that never attached failed (a refused attach, a crash): try again later, not in a loop. One that
     // was attached left because its session ended, the server exited, or someone detached it: look now.
     if (c.attachedOk !== true) this.retry();
@@ -290,9 +332,46 @@ export class TmuxWatcher {
     this.life = life;
   }
 
+  /** The link to the remote host failed (ssh exited 255): its panes stay, marked unreachable with ssh's reason,
+   * and the host is tried again with backoff. A restarted server is found by its new life once it answers. */
+  private unreachable(reason: string): void {
+    if (this.unreachableSince === null) {
+      this.unreachableSince = Date.now();
+      this.o.log.warn({ kind: 'daemon', tmux: this.key, why: reason, panes: this.panes.size }, 'remote host unreachable: its panes are kept, marked stale, until it is back');
+      for (const c of [...this.clients.values()]) void c.close();
+      this.clients.clear();
+      for (const t of this.panes.values()) this.markStale(t, reason);
+    }
+    if (reason !== this.lastRefusal) {
+      this.lastRefusal = reason;
+      if (!this.panes.size) this.o.log.warn({ kind: 'daemon', tmux: this.key, why: reason }, `remote ${this.key}: ${reason}`);
+    }
+    this.retry();
+  }
+
+  private markStale(t: Tracked, reason: string): void {
+    t.owner = null;
+    t.state = 'seeding';
+    t.held = [];
+    t.stale = true;
+    if (t.resumeTimer) clearTimeout(t.resumeTimer);
+    t.resumeTimer = null;
+    this.o.sink.unreachable?.(t.id, this.unreachableSince!, reason);
+  }
+
+  /** The host answered again: its panes come back as each is repainted (seeded). */
+  private reachable(): void {
+    if (this.unreachableSince === null && !this.lastRefusal) return;
+    if (this.unreachableSince !== null) this.o.log.info({ kind: 'daemon', tmux: this.key, gapS: (Date.now() - this.unreachableSince) / 1000 }, 'remote host reachable again');
+    this.unreachableSince = null;
+    this.lastRefusal = '';
+    this.failures = 0;
+  }
+
   private retry(): void {
     if (this.stopped || this.retryTimer) return;
-    const ms = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** Math.min(this.failures++, 16));
+    const [min, max] = this.runner.host === null ? [RECONNECT_MIN_MS, RECONNECT_MAX_MS] : [REMOTE_RECONNECT_MIN_MS, REMOTE_RECONNECT_MAX_MS];
+    const ms = Math.min(max, min * 2 ** Math.min(this.failures++, 16));
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       this.connect();
@@ -375,7 +454,8 @@ export class TmuxWatcher {
   private track(row: PaneRow, owner: ControlClient): void {
     const t: Tracked = {
       pane: row.pane,
-      id: tmuxPaneKey(this.o.socket, this.life ?? '0-0', row.pane),
+      // A remote's panes are `<host>:%N` (the contract of issue 16): its name stands for the server.
+      id: this.runner.host !== null ? `${this.runner.host}:${row.pane}` : tmuxPaneKey(this.o.socket, this.life ?? '0-0', row.pane),
       owner,
       state: 'seeding',
       seq: 0,
@@ -388,6 +468,7 @@ export class TmuxWatcher {
       command: row.command,
       dead: row.dead,
       resumeTimer: null,
+      stale: false,
     };
     this.panes.set(row.pane, t);
     this.o.sink.open({ id: t.id, pane: t.pane, name: t.name, command: t.command, cols: t.cols, rows: t.rows, where: whereOf(row) });
@@ -429,6 +510,11 @@ export class TmuxWatcher {
     if (!state?.ok || !screen?.ok) return;
     t.decoder = new StringDecoder('utf8'); // output resumes on a fresh line: nothing half-decoded carries over
     const st = parseSeedState(state.lines[0]);
+    // Back from unreachable: the mark goes with this repaint, read before anything else of the pane.
+    if (t.stale) {
+      t.stale = false;
+      this.o.sink.reachable?.(t.id);
+    }
     const absorbed = this.o.sink.seed(t.id, seedBytes(st, screen.lines, normal?.ok ? normal.lines : [], !t.seeded));
     t.seeded = true;
     // A subscription report that came before the pane was known is lost: this reading stands in for it.
@@ -542,11 +628,19 @@ export class TmuxWatcher {
 
   // ---- one-shot commands -------------------------------------------------------------------------------------
 
-  private exec(args: string[], withSocket = true): Promise<{ ok: boolean; lines: string[]; message: string }> {
+  private describe(stderr: string): string {
+    return (this.o.describeFailure ?? lastLine)(stderr);
+  }
+
+  private exec(args: string[], withSocket = true): Promise<{ ok: boolean; code: number | null; lines: string[]; message: string }> {
+    const cmd = this.runner.command(args, withSocket);
     return new Promise((resolve) => {
-      execFile(this.tmux, withSocket ? [...this.o.socket.args, ...args] : args, { env: this.env, timeout: EXEC_TIMEOUT_MS }, (err, stdout, stderr) => {
-        if (err) resolve({ ok: false, lines: [], message: String(stderr).trim().split('\n').pop() || err.message });
-        else resolve({ ok: true, lines: String(stdout).split('\n').filter(Boolean), message: '' });
+      execFile(cmd.file, cmd.args, { env: this.env, timeout: EXEC_TIMEOUT_MS }, (err, stdout, stderr) => {
+        if (!err) return resolve({ ok: true, code: 0, lines: String(stdout).split('\n').filter(Boolean), message: '' });
+        const e = err as Error & { code?: number | string; killed?: boolean };
+        // A command that hangs past the timeout is a link that does not answer, as ssh's own failure is.
+        const code = e.killed ? 255 : typeof e.code === 'number' ? e.code : null;
+        resolve({ ok: false, code, lines: [], message: this.describe(String(stderr)) || (e.killed ? `no answer within ${EXEC_TIMEOUT_MS / 1000}s` : err.message) });
       });
     });
   }

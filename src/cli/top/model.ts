@@ -2,6 +2,7 @@
 // the selection (it follows a pane, not a row, so a re-sort never moves the person's cursor to another pane), the
 // input line, and the action a key asks for. Pure: the main loop performs the actions and feeds the answers back.
 import type { PaneView, QuestionOption, WsMessage } from '../../web/api-types.js';
+import { anyRemote, compareHosts } from '../../web/hosts.js';
 import { pickOption } from '../question-pick.js';
 import type { Key } from './keys.js';
 
@@ -56,16 +57,18 @@ export function comparePanes(a: PaneView, b: PaneView): number {
   return urgency(a) - urgency(b) || b.since - a.since || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
-/** The filter matches a pane's name, program, state or id (any case). */
+/** The filter matches a pane's name, program, state, id or host (any case). */
 export function matches(p: PaneView, filter: string): boolean {
   const f = filter.trim().toLowerCase();
   if (!f) return true;
-  return [p.name, p.program, p.state, p.id].some((s) => s.toLowerCase().includes(f)) || (p.stalled && 'stalled'.includes(f));
+  return [p.name, p.program, p.state, p.id, p.host ?? ''].some((s) => s.toLowerCase().includes(f)) || (p.stalled && 'stalled'.includes(f));
 }
 
-/** The rows of the list, in order. */
+/** The rows of the list, in order: grouped by host when any pane runs elsewhere (this machine's first), each
+ * group in urgency order. */
 export function visible(m: TopModel): PaneView[] {
-  return [...m.panes.values()].filter((p) => matches(p, m.filter)).sort(comparePanes);
+  const rows = [...m.panes.values()].filter((p) => matches(p, m.filter));
+  return rows.sort(anyRemote(rows) ? (a, b) => compareHosts(a, b) || comparePanes(a, b) : comparePanes);
 }
 
 export function selectedPane(m: TopModel): PaneView | null {

@@ -2,6 +2,7 @@
 // question or last line), the selected pane's detail and choices, a notice line and the keys (or the input line).
 // Every row is exactly the terminal's width, so the diff writer can put a row in place without clearing. Pure.
 import type { PaneView } from '../../web/api-types.js';
+import { anyRemote, unreachableText } from '../../web/hosts.js';
 import { duration, STALL_ICON, STATE_ICON } from '../../web/state-words.js';
 import { STATE_COLOR, type Paint } from '../colors.js';
 import { printable } from '../printable.js';
@@ -75,7 +76,13 @@ export function render(m: TopModel, size: { cols: number; rows: number }, now: n
   return { rows, cursor };
 }
 
+/** The host column's widest (a remote's or peer's name), and the word for this machine's panes in it. */
+const HOST_MAX = 16;
+const THIS_HOST = 'local';
+
 interface Columns {
+  /** 0: left out (every pane is this machine's). */
+  host: number;
   name: number;
   program: number; // 0: left out
   what: number;
@@ -84,12 +91,13 @@ interface Columns {
 function columns(shown: PaneView[], W: number): Columns {
   const name = Math.min(NAME_MAX, Math.max(NAME_MIN, ...shown.map((p) => cells(printable(p.name)))));
   const program = W < NARROW ? 0 : Math.min(PROGRAM_MAX, Math.max(PROGRAM_MIN, ...shown.map((p) => cells(printable(p.program)))));
-  const used = 1 + STATE_W + 1 + TIME_W + 2 + name + 2 + (program ? program + 2 : 0);
-  return { name, program, what: Math.max(0, W - used) };
+  const host = anyRemote(shown) ? Math.min(HOST_MAX, Math.max(4, ...shown.map((p) => cells(printable(p.host ?? THIS_HOST))))) : 0;
+  const used = 1 + STATE_W + 1 + TIME_W + 2 + (host ? host + 2 : 0) + name + 2 + (program ? program + 2 : 0);
+  return { host, name, program, what: Math.max(0, W - used) };
 }
 
 function headRow(c: Columns): string {
-  return ' ' + fit('STATE', STATE_W) + ' ' + fitRight('TIME', TIME_W) + '  ' + fit('NAME', c.name) + '  ' + (c.program ? fit('PROGRAM', c.program) + '  ' : '') + 'WHAT';
+  return ' ' + fit('STATE', STATE_W) + ' ' + fitRight('TIME', TIME_W) + '  ' + (c.host ? fit('HOST', c.host) + '  ' : '') + fit('NAME', c.name) + '  ' + (c.program ? fit('PROGRAM', c.program) + '  ' : '') + 'WHAT';
 }
 
 /** "How long": the turn's runtime (from its start; frozen at its end for DONE/FAILED), idle time for IDLE. */
@@ -105,13 +113,13 @@ export function what(p: PaneView, now: number): string {
   const lastLine = [...p.edge].reverse().find((l) => l.trim()) ?? p.line;
   let text = p.state === 'WAITING_APPROVAL' ? `asks: ${p.question?.text ?? p.line}` : lastLine.trim();
   if (p.alive && (p.state === 'DONE' || p.state === 'FAILED')) text = `${p.state === 'DONE' ? 'finished' : 'failed'} ${duration(now - p.since)} ago · ${text}`;
-  const marks = [!p.alive ? 'closed' : '', p.stalled ? `${STALL_ICON} stalled` : '', p.analysisError ? 'analysis error' : ''].filter(Boolean);
+  const marks = [!p.alive ? 'closed' : '', p.alive && p.unreachable ? 'host unreachable (stale)' : '', p.stalled ? `${STALL_ICON} stalled` : '', p.analysisError ? 'analysis error' : ''].filter(Boolean);
   return printable([...marks, text].filter(Boolean).join(' · '));
 }
 
 function paneRow(p: PaneView, c: Columns, W: number, now: number, paint: Paint, selected: boolean): string {
   const state = fit(`${STATE_ICON[p.state]} ${p.state}`, STATE_W);
-  const rest = ' ' + fitRight(howLong(p, now), TIME_W) + '  ' + fit(printable(p.name), c.name) + '  ' + (c.program ? fit(printable(p.program), c.program) + '  ' : '') + fit(what(p, now), c.what);
+  const rest = ' ' + fitRight(howLong(p, now), TIME_W) + '  ' + (c.host ? fit(printable(p.host ?? THIS_HOST), c.host) + '  ' : '') + fit(printable(p.name), c.name) + '  ' + (c.program ? fit(printable(p.program), c.program) + '  ' : '') + fit(what(p, now), c.what);
   const row = fit((selected ? '▶' : ' ') + state + rest, W);
   if (selected) return `\x1b[7m${row}\x1b[0m`;
   if (!p.alive) return paint('dim', row);
@@ -125,7 +133,8 @@ function detail(p: PaneView | null, now: number): [string, string] {
   const w = p.where;
   const where = w?.session !== undefined ? `tmux ${w.session}:${w.window ?? ''} ${w.pane ?? ''}` : w?.tty ? `${w.tty}${w.pid ? ` pid ${w.pid}` : ''}${w.host ? ` on ${w.host}` : ''}` : w?.sessionId ? `iTerm2 ${w.sessionId}` : '';
   const why = p.rule ? `${p.rule}${p.line ? ` "${p.line.trim()}"` : ''}` : '';
-  const head = printable([`${p.name}`, p.program, p.id, where, why].filter(Boolean).join(' · '));
+  const down = p.alive && p.unreachable ? unreachableText(p.unreachable, (ms) => new Date(ms).toTimeString().slice(0, 8)) : '';
+  const head = printable([`${p.name}`, p.program, p.id, where, down, why].filter(Boolean).join(' · '));
   let keys: string;
   if (!p.alive) keys = `closed ${duration(now - p.since)} ago`;
   else if (p.state === 'WAITING_APPROVAL') keys = p.question ? `answer: ${optionsLine(p.question)}   (digit / y / n · i interrupt · ⏎ jump)` : 'asks something top cannot read as choices: ⏎ jump to it · i interrupt';
