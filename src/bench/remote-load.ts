@@ -4,13 +4,14 @@
 // processes' CPU (the price of the link, outside the daemon), and transition -> /ws latency p50/p99 for the local
 // and the ssh panes separately. A measurement, never a test: nothing here asserts.
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Cast } from '../attach/asciicast.js';
 import { positiveIntOption } from './options.js';
+import { playIntoFifos } from './fifo-player.js';
 import { loadCorpus } from './corpus.js';
-import { cpuSeconds, CpuWindow, memoryKb, startDaemonProcess, type DaemonProcess } from './daemon-proc.js';
+import { cpuSeconds, CpuWindow, startDaemonProcess, type DaemonProcess } from './daemon-proc.js';
 import { FeedClient } from './daemon-feed.js';
 import { percentile } from './daemon-report.js';
 import { BenchSshd, sshdMissing } from './bench-sshd.js';
@@ -29,7 +30,6 @@ const ATTACH_TIMEOUT_MS = 90_000;
 const SEED_MARGIN_MS = 3000;
 /** After the last recorded event: quiet windows and stability timers finish. */
 const STREAM_TAIL_S = 8;
-const RSS_SAMPLE_MS = 500;
 
 export interface RemoteBenchResult {
   panes: number;
@@ -163,48 +163,10 @@ export async function runRemoteBench(o: { panes: number }, progress: (msg: strin
     feed.group = (id) => (id.startsWith('benchhost:') ? 'ssh' : 'local');
     for (const p of [...lp, ...rp]) fds.push(openSync(p.fifo, constants.O_WRONLY | constants.O_NONBLOCK));
     const all = [...lp, ...rp];
-    const events = all.flatMap((p, i) => p.cast.events.map((e) => ({ i, t: e.t, data: Buffer.from(e.data, 'utf8') }))).sort((a, b) => a.t - b.t);
-    const last = events[events.length - 1]?.t ?? 0;
     feed.record('stream');
-    const started = Date.now();
     const w = new CpuWindow(d.pid);
     const ssh0 = sshCpuSeconds(d.dir);
-    let peakKb = 0;
-    let sampledAt = 0;
-    await new Promise<void>((resolve) => {
-      const backlog: Buffer[][] = all.map(() => []);
-      let k = 0;
-      const flush = (i: number) => {
-        const q = backlog[i]!;
-        while (q.length) {
-          let n = 0;
-          try {
-            n = writeSync(fds[i]!, q[0]!);
-          } catch (e) {
-            if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
-          }
-          if (n < q[0]!.length) {
-            q[0] = q[0]!.subarray(n);
-            return false;
-          }
-          q.shift();
-        }
-        return true;
-      };
-      const step = () => {
-        const now = (Date.now() - started) / 1000;
-        for (; k < events.length && events[k]!.t <= now; k++) backlog[events[k]!.i]!.push(events[k]!.data);
-        let pending = false;
-        for (let i = 0; i < all.length; i++) if (!flush(i)) pending = true;
-        if (Date.now() - sampledAt >= RSS_SAMPLE_MS) {
-          sampledAt = Date.now();
-          peakKb = Math.max(peakKb, memoryKb(d!.pid).rssKb);
-        }
-        if (k >= events.length && !pending) return resolve();
-        setTimeout(step, pending ? 5 : Math.max(1, Math.min(250, (events[k]!.t - now) * 1000)));
-      };
-      step();
-    });
+    const { lastS: last, peakKb } = await playIntoFifos(all, fds, d.pid);
     progress(`remote: played ${last.toFixed(1)} s of recordings; ${STREAM_TAIL_S} s for the last decisions`);
     await sleep(STREAM_TAIL_S * 1000);
     const cpu = w.end();

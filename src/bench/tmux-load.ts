@@ -6,7 +6,7 @@
 //           compared with `replay` of the same recording without its input events (tmux never reports keys).
 // A measurement, never a test: nothing here asserts.
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../config/config.js';
@@ -14,6 +14,7 @@ import { ReplaySource } from '../attach/replay-source.js';
 import type { Cast } from '../attach/asciicast.js';
 import { replayCast } from '../daemon/replay.js';
 import { positiveIntOption } from './options.js';
+import { playIntoFifos } from './fifo-player.js';
 import { loadCorpus } from './corpus.js';
 import { cpuSeconds, CpuWindow, memoryKb, startDaemonProcess, type DaemonProcess } from './daemon-proc.js';
 
@@ -31,8 +32,6 @@ const STREAM_TAIL_S = 8;
 /** Margin after every pane is attached before the recordings start: the seeds' replies are in. */
 const SEED_MARGIN_MS = 2000;
 const ATTACH_TIMEOUT_MS = 60_000;
-/** The daemon's resident memory is sampled this often while the recordings play. */
-const RSS_SAMPLE_MS = 500;
 const COLS = 120;
 const ROWS = 40;
 
@@ -168,46 +167,9 @@ async function streamPhase(o: TmuxBenchOptions, progress: (msg: string) => void)
     await sleep(SEED_MARGIN_MS);
     for (const p of plays) fds.push(openSync(p.fifo, constants.O_WRONLY | constants.O_NONBLOCK));
 
-    const events = plays.flatMap((p, i) => p.cast.events.map((e) => ({ i, t: e.t, data: Buffer.from(e.data, 'utf8') }))).sort((a, b) => a.t - b.t);
-    const last = events[events.length - 1]?.t ?? 0;
     const started = Date.now();
     const w = new CpuWindow(d.pid);
-    let peakKb = 0;
-    let sampledAt = 0;
-    await new Promise<void>((resolve) => {
-      const backlog: Buffer[][] = plays.map(() => []);
-      let k = 0;
-      const flush = (i: number) => {
-        const q = backlog[i]!;
-        while (q.length) {
-          let n = 0;
-          try {
-            n = writeSync(fds[i]!, q[0]!);
-          } catch (e) {
-            if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
-          }
-          if (n < q[0]!.length) {
-            q[0] = q[0]!.subarray(n);
-            return false;
-          }
-          q.shift();
-        }
-        return true;
-      };
-      const step = () => {
-        const now = (Date.now() - started) / 1000;
-        for (; k < events.length && events[k]!.t <= now; k++) backlog[events[k]!.i]!.push(events[k]!.data);
-        let pending = false;
-        for (let i = 0; i < plays.length; i++) if (!flush(i)) pending = true;
-        if (Date.now() - sampledAt >= RSS_SAMPLE_MS) {
-          sampledAt = Date.now();
-          peakKb = Math.max(peakKb, memoryKb(d!.pid).rssKb);
-        }
-        if (k >= events.length && !pending) return resolve();
-        setTimeout(step, pending ? 5 : Math.max(1, Math.min(250, (events[k]!.t - now) * 1000)));
-      };
-      step();
-    });
+    const { lastS: last, peakKb } = await playIntoFifos(plays, fds, d.pid);
     progress(`tmux stream: played ${last.toFixed(1)} s of recordings; ${STREAM_TAIL_S} s for the last decisions`);
     await sleep(STREAM_TAIL_S * 1000);
     const cpu = w.end();

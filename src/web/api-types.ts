@@ -1,6 +1,6 @@
 // The JSON the daemon serves (REST and /ws). Shared by the server and the dashboard (web/src), so both sides
 // agree at compile time. Times are epoch milliseconds.
-import type { ActionKind, ActionOrigin, AttachKind, Counters, SignalSource, TransitionRecord, TurnRecord } from '../store/records.js';
+import type { ActionKind, ActionOrigin, ActionRecord, AttachKind, Counters, SignalSource, TransitionRecord, TurnRecord } from '../store/records.js';
 import type { MachineState, Tier } from '../analysis/types.js';
 import type { IterationRecord, TaskEvent, TaskRecord } from '../tasks/task-types.js';
 import type { HistoryHealth } from '../store/store-health.js';
@@ -108,20 +108,7 @@ export interface PaneWhereView {
 export type { ActionOrigin, ActionKind };
 
 /** One thing a person (or a task) did to a pane, as history keeps it: GET /api/panes/:id/actions, ws `action`. */
-export interface ActionView {
-  paneId: string;
-  at: number;
-  kind: ActionKind;
-  origin: ActionOrigin;
-  /** The client's address (loopback, a peer) as the daemon saw it. */
-  from: string;
-  /** The keys typed, printable ("2", "Esc", "Ctrl-C", "fix the tests Enter"), redacted and cut; '' for ack/focus. */
-  keys: string;
-  /** The option's label, the reply's first line, or the jump's result, redacted and cut. */
-  detail: string;
-  /** The screen revision the action was made on (null: none given, e.g. a task). */
-  rev: number | null;
-}
+export type ActionView = ActionRecord;
 
 /** Bodies of the pane actions (POST /api/panes/:id/{answer,reply,interrupt}); the client names itself with the
  * header `x-termsupervisor-client: dashboard|cli|top` (anything else, or none: `api`). Answers: 200 `ActionResult`,
