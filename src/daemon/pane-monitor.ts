@@ -21,6 +21,7 @@ import { TitleKind } from './title-kind.js';
 import { WriteBacklog } from './write-backlog.js';
 import { PaneTicker } from './pane-ticker.js';
 import { ScreenRevision } from './screen-revision.js';
+import { CoalesceTimer } from './coalesce-timer.js';
 
 /** Keys that submit, interrupt or answer (Enter, Esc, Ctrl-C, Ctrl-D, Tab): a turn may start or end with them. */
 const CONTROL_KEYS = /[\r\n\x1b\x03\x04\t]/;
@@ -65,7 +66,6 @@ export class PaneMonitor {
   /** Exceptions caught in this pane's pipeline: the pane goes on with its next event (see pane-fault.ts). */
   readonly faults: FaultTracker;
   private readonly machine: PaneStateHost;
-  private readonly cfg: Config;
   private readonly clock: Clock;
   private readonly transitionListeners: TransitionListener[] = [];
   private readonly signalListeners: SignalListener[] = [];
@@ -76,7 +76,7 @@ export class PaneMonitor {
   private readonly backlog = new WriteBacklog(() => this.inFlight.size);
   private held = false;
   private readonly ticker: PaneTicker;
-  private coalesceTimer: unknown = null;
+  private readonly coalesce: CoalesceTimer;
   private syncSince: number | null = null;
   private readonly titleKind = new TitleKind();
   private stopped = false;
@@ -85,7 +85,6 @@ export class PaneMonitor {
   exited: { t: number; code: number | null } | null = null;
 
   constructor(private readonly opts: PaneMonitorOptions) {
-    this.cfg = opts.cfg;
     this.clock = opts.clock;
     const th = opts.cfg.thresholds;
     this.screen = new PaneScreen({ cols: opts.cols, rows: opts.rows });
@@ -128,6 +127,15 @@ export class PaneMonitor {
       report: (e) => this.faults.report(e),
     });
     this.ticker.start();
+    this.coalesce = new CoalesceTimer({
+      clock: opts.clock,
+      cfg: opts.cfg,
+      faults: this.faults,
+      nowS: () => this.nowS(),
+      dirty: () => this.queue.isDirty,
+      dueAt: (now) => this.queue.dueAt(now),
+      read: (now) => this.maybeTake(now, false),
+    });
   }
 
   onTransition(l: TransitionListener): void {
@@ -275,7 +283,7 @@ export class PaneMonitor {
     if (this.stopped) return;
     this.stopped = true;
     this.ticker.stop();
-    if (this.coalesceTimer !== null) this.clock.clearTimeout(this.coalesceTimer);
+    this.coalesce.stop();
     this.machine.stop();
     this.screen.dispose();
     this.backlog.release();
@@ -288,31 +296,8 @@ export class PaneMonitor {
   private afterOutput(t: number, data: string | Uint8Array): void {
     this.queue.noteOutput(t, data);
     this.maybeTake(t, false);
-    this.armCoalesce(t);
+    this.coalesce.arm(t);
   }
-
-  /** One timer per pane for the pending change; when it fires early (output went on) it re-arms itself. */
-  private armCoalesce(t: number): void {
-    if (!this.queue.isDirty || this.coalesceTimer !== null || this.stopped) return;
-    // Never less than one coalescing window: a change held back (mid sync frame) must not spin the timer.
-    const wait = Math.max(this.cfg.thresholds.coalesce_s, this.queue.dueAt(t) - t);
-    this.coalesceTimer = this.clock.setTimeout(this.onCoalesceTimer, wait * 1000);
-  }
-
-  /** The coalescing timer's callback, made once (it is armed after most writes). */
-  private readonly onCoalesceTimer = (): void => {
-    this.coalesceTimer = null;
-    const now = this.nowS();
-    // faults.guard inlined (no closure per firing: it fires after most writes).
-    const f = this.faults;
-    f.begin('read');
-    try {
-      this.maybeTake(now, false);
-    } catch (e) {
-      f.report(e);
-    }
-    this.armCoalesce(now);
-  };
 
   private afterOther(ev: QueuedEvent): void {
     switch (ev.kind) {

@@ -1,24 +1,25 @@
 // The daemon's panes: live ones (a LivePane each) and closed ones known from history. Implements what the web
-// layer asks of the daemon, and fans every transition out to the store, the live feed, the log and the notifier.
+// layer asks of the daemon; every transition is fanned out to the store, the live feed, the log and the notifier
+// by transition-publisher.ts, and analyzer counters reach the store through counter-sync.ts.
 import type { WebSocket } from 'ws';
 import type { AgentChoice, Config } from '../config/config.js';
 import type { HistoryStore } from '../store/history-store.js';
-import type { AttachKind, Counters, PaneRecord, TransitionRecord, TurnRecord } from '../store/records.js';
-import type { Transition } from '../state/pane-machine.js';
+import type { AttachKind, PaneRecord, TurnRecord } from '../store/records.js';
 import type { ActionOrigin, ActionView, FocusResult, HistoryHealth, MachineState, PaneView, PaneWhereView, StatsView, TransitionView, WsMessage } from '../web/api-types.js';
 import type { DaemonApi, HookReply, LinkKind, PaneActionApi, TaskApi } from '../web/daemon-api.js';
 import type { PeerPanes } from './peer-panes.js';
 import type { HookBody } from '../hooks/hook-body.js';
 import { matchHookPane } from '../hooks/match-hook.js';
-import type { NotifyEvent, NotifyKind } from '../notify/types.js';
+import type { NotifyEvent } from '../notify/types.js';
 import { StoreError } from '../store/store-error.js';
-import { LivePane, paneView, type PaneState, type UntimedEvent } from './live-pane.js';
+import { LivePane, paneView, type UntimedEvent } from './live-pane.js';
 import { renderMetrics } from './metrics.js';
 import { redactText } from './redact.js';
-import { logIgnoredMark, logSignal, logTransition, paneLogger, type Logger } from './logger.js';
+import { logIgnoredMark, logSignal, paneLogger, type Logger } from './logger.js';
 import { FaultLog } from './fault-log.js';
 import { focusAction, focusPane, type FocusDoor } from './pane-focus.js';
-
+import { TransitionPublisher } from './transition-publisher.js';
+import { CounterSync } from './counter-sync.js';
 
 export interface RegistryOptions {
   cfg: Config;
@@ -56,8 +57,6 @@ export interface OpenPane {
 const MAX_THREADS = 1000;
 /** A closing pane's queued events are read within this long (a terminal is parsing megabytes): then it closes. */
 const CLOSE_READ_MAX_MS = 2000;
-/** Counters of analyzers are folded into the store this often (ms): stats survive restarts, cheaply. */
-const COUNTER_SYNC_MS = 5000;
 
 export class PaneRegistry implements DaemonApi {
   readonly version: string;
@@ -70,21 +69,19 @@ export class PaneRegistry implements DaemonApi {
   private readonly live = new Map<string, LivePane>();
   /** One child logger per live pane (pane id, name and program on every line). */
   private readonly logs = new Map<string, Logger>();
-  private readonly listeners = new Set<(m: WsMessage) => void>();
-  /** Analyzer counters already written to the store, per live pane. */
-  private readonly counted = new Map<string, Map<string, number>>();
   private readonly started = Date.now();
-  private readonly transitionsByTo = new Map<string, number>();
   /** Codex thread id -> the pane its hooks land on (see src/hooks/match-hook.ts). */
   private readonly threads = new Map<string, string>();
   /** Exceptions caught in panes' pipelines: logged (repeats thinned) and counted for /metrics. */
   private readonly faults = new FaultLog();
-  private readonly timer: NodeJS.Timeout;
+  /** The store first, then the live feed, the log and the notifier. */
+  private readonly publisher: TransitionPublisher;
+  private readonly counters: CounterSync;
 
   constructor(private readonly opts: RegistryOptions) {
     this.version = opts.version;
-    this.timer = setInterval(() => this.syncCounters(), COUNTER_SYNC_MS);
-    this.timer.unref();
+    this.publisher = new TransitionPublisher(opts, this.live, this.logs);
+    this.counters = new CounterSync(opts, this.live);
   }
 
   /** Attach a pane (a new one, or one coming back with the same id: its history continues). */
@@ -97,15 +94,15 @@ export class PaneRegistry implements DaemonApi {
       cfg: this.opts.cfg,
       previous,
       hooks: {
-        transition: (lp, rec, raw) => this.onTransition(lp, rec, raw),
-        turn: (lp, turn) => this.onTurn(lp, turn),
+        transition: (lp, rec, raw) => this.publisher.transition(lp, rec, raw),
+        turn: (lp, turn) => this.publisher.turn(lp, turn),
         // A closed pane's terminal may still finish parsing what was queued: it must not show as live again.
         screen: (lp) => void (this.live.get(lp.id) === lp && this.emit({ type: 'pane', pane: lp.view() })),
       },
     });
     pane.where = p.where;
     this.live.set(p.id, pane);
-    this.counted.set(p.id, new Map());
+    this.counters.track(p.id);
     const plog = paneLogger(this.opts.log, { id: p.id, name: p.name, program: pane.record.program });
     this.logs.set(p.id, plog);
     pane.monitor.onSignal((s) => logSignal(plog, s));
@@ -130,9 +127,9 @@ export class PaneRegistry implements DaemonApi {
   close(id: string, why: string): void {
     const pane = this.live.get(id);
     if (!pane) return;
-    this.syncCounters(id);
+    this.counters.sync(id);
     this.live.delete(id);
-    this.counted.delete(id);
+    this.counters.forget(id);
     for (const [thread, p] of this.threads) if (p === id) this.threads.delete(thread);
     (this.logs.get(id) ?? this.opts.log).info({ kind: 'pane', event: 'closed', why }, 'pane closed');
     this.logs.delete(id);
@@ -178,7 +175,7 @@ export class PaneRegistry implements DaemonApi {
     pane.unreachable = { since, reason };
     pane.monitor.hold(true);
     (this.logs.get(id) ?? this.opts.log).info({ kind: 'pane', event: 'unreachable', why: reason }, 'pane host unreachable');
-    this.gapRow(pane, since, 'host.unreachable', reason);
+    this.publisher.gap(pane, since, 'host.unreachable', reason);
   }
 
   /** Its host answers again (called right before the repaint that is read first): the gap ends in history. */
@@ -190,19 +187,7 @@ export class PaneRegistry implements DaemonApi {
     pane.monitor.hold(false);
     const now = Date.now();
     (this.logs.get(id) ?? this.opts.log).info({ kind: 'pane', event: 'reachable', gapS: (now - since) / 1000 }, 'pane host reachable again');
-    this.gapRow(pane, now, 'host.reachable', `unreachable for ${Math.round((now - since) / 1000)}s since ${new Date(since).toISOString()}`);
-  }
-
-  /** A history row for the link's gap: the state does not change (from = to), the row says why nothing was seen. */
-  private gapRow(pane: LivePane, at: number, rule: string, line: string): void {
-    const r = pane.record;
-    const rec: TransitionRecord = { paneId: pane.id, at, from: r.state, to: r.state, tier: 0, source: 'process', rule, line: redactText(line), stalled: r.stalled, startedAt: r.startedAt, startedAtKept: true };
-    this.opts.store.addTransition(rec, (saved) => {
-      this.emit(saved ? { type: 'transition', transition: rec } : { type: 'transition', transition: rec, unsaved: true });
-      if (this.live.get(pane.id) === pane) this.emit({ type: 'pane', pane: pane.view() });
-    });
-    this.opts.store.upsertPane(pane.record);
-    this.emit({ type: 'pane', pane: pane.view() });
+    this.publisher.gap(pane, now, 'host.reachable', `unreachable for ${Math.round((now - since) / 1000)}s since ${new Date(since).toISOString()}`);
   }
 
   /** Its source says the pane is somewhere else now (a tmux window moved, an iTerm2 session's tty). */
@@ -221,7 +206,7 @@ export class PaneRegistry implements DaemonApi {
 
   closeAll(why: string): void {
     for (const id of [...this.live.keys()]) this.close(id, why);
-    clearInterval(this.timer);
+    this.counters.stop();
   }
 
   // ---- DaemonApi ----------------------------------------------------------------------------------------
@@ -293,7 +278,7 @@ export class PaneRegistry implements DaemonApi {
   }
 
   stats(): StatsView {
-    this.syncCounters();
+    this.counters.sync();
     const byState: Partial<Record<MachineState, number>> = {};
     const all = this.panes();
     for (const p of all) if (p.alive) byState[p.state] = (byState[p.state] ?? 0) + 1;
@@ -305,15 +290,14 @@ export class PaneRegistry implements DaemonApi {
   }
 
   metrics(): string {
-    this.syncCounters();
+    this.counters.sync();
     const views = [...this.live.values()].map((p) => p.view());
     const counters = this.stored(() => this.opts.store.counters(), {});
-    return renderMetrics({ panes: views, counters, transitionsByTo: this.transitionsByTo, storeDropped: this.opts.store.dropped, history: this.opts.store.health(), analysisErrors: this.faults.counts }) + (this.peers?.metrics() ?? '');
+    return renderMetrics({ panes: views, counters, transitionsByTo: this.publisher.byTo, storeDropped: this.opts.store.dropped, history: this.opts.store.health(), analysisErrors: this.faults.counts }) + (this.peers?.metrics() ?? '');
   }
 
   subscribe(listener: (m: WsMessage) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.publisher.subscribe(listener);
   }
 
   acceptLink(kind: LinkKind, socket: WebSocket, remote: string): void {
@@ -362,47 +346,6 @@ export class PaneRegistry implements DaemonApi {
     }
   }
 
-  /**
-   * Publish after commit: the transition goes to the store first; the live feed, the log, the notifier and the
-   * pane's view hear of it once its row is committed (the store commits a waited-on transition within
-   * daemon.publish_flush_s). A client is never shown what a crash could take back. While history is degraded
-   * (the disk refuses writes) it is published at once, marked unsaved: the person is still told.
-   */
-  private onTransition(pane: LivePane, rec: TransitionRecord, raw: Transition): void {
-    const shown = pane.stateNow();
-    this.opts.store.addTransition(rec, (saved) => this.publish(pane, rec, raw, shown, saved));
-    this.opts.store.upsertPane(pane.record);
-  }
-
-  private publish(pane: LivePane, rec: TransitionRecord, raw: Transition, shown: PaneState, saved: boolean): void {
-    pane.show(shown);
-    this.transitionsByTo.set(rec.to, (this.transitionsByTo.get(rec.to) ?? 0) + 1);
-    const plog = this.logs.get(pane.id);
-    if (plog) logTransition(plog, rec);
-    this.emit(saved ? { type: 'transition', transition: rec } : { type: 'transition', transition: rec, unsaved: true });
-    const live = this.live.get(pane.id) === pane;
-    this.emit({ type: 'pane', pane: live ? pane.view() : paneView({ ...pane.record, ...shown }, [], false) });
-    const kind = notifyKind(raw);
-    if (kind && this.opts.notify) {
-      this.opts.notify({
-        paneId: pane.id,
-        paneName: pane.record.name,
-        program: pane.record.program,
-        kind,
-        at: rec.at,
-        tier: rec.tier,
-        rule: rec.rule,
-        line: rec.line,
-        turnDurationS: kind === 'DONE' || kind === 'FAILED' ? (rec.at - rec.startedAt) / 1000 : null,
-      });
-    }
-  }
-
-  private onTurn(pane: LivePane, turn: TurnRecord): void {
-    this.opts.store.saveTurn(turn);
-    this.logs.get(pane.id)?.debug({ kind: 'pane', event: 'turn', result: turn.result, durationS: turn.durationS, prompt: turn.prompt }, 'turn');
-  }
-
   /** A supervised task's end or pause, through the same notification policy and channels as the panes'. */
   notifyTask(ev: NotifyEvent): void {
     this.opts.notify?.(ev);
@@ -414,33 +357,6 @@ export class PaneRegistry implements DaemonApi {
   }
 
   private emit(m: WsMessage): void {
-    for (const l of this.listeners) l(m);
+    this.publisher.emit(m);
   }
-
-  /** Writes the growth of each live pane's analyzer counters since the last sync. */
-  private syncCounters(only?: string): void {
-    const delta: Counters = {};
-    let any = false;
-    for (const [id, pane] of this.live) {
-      if (only && id !== only) continue;
-      const seen = this.counted.get(id)!;
-      for (const [k, v] of pane.monitor.analyzer.counters) {
-        const d = v - (seen.get(k) ?? 0);
-        if (d > 0) {
-          delta[k] = (delta[k] ?? 0) + d;
-          seen.set(k, v);
-          any = true;
-        }
-      }
-    }
-    if (any) this.opts.store.addCounters(delta);
-  }
-}
-
-/** The transitions a person may want to hear about. */
-function notifyKind(tr: Transition): NotifyKind | null {
-  if (tr.stalled && tr.from === tr.to) return 'STALLED';
-  if (tr.from === tr.to) return null;
-  if (tr.to === 'WAITING_APPROVAL' || tr.to === 'FAILED' || tr.to === 'DONE') return tr.to;
-  return null;
 }

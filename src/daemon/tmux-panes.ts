@@ -3,7 +3,8 @@
 // per remote server reached over ssh (attach 'ssh', id `<host>:%N`; marked unreachable, not closed, when the link
 // fails).
 import { resolveTmuxSocket } from '../attach/tmux/tmux-socket.js';
-import { TmuxWatcher, type TmuxSink } from '../attach/tmux/tmux-watcher.js';
+import { TmuxWatcher } from '../attach/tmux/tmux-watcher.js';
+import type { TmuxSink } from '../attach/tmux/tmux-sink.js';
 import { sshRunner, type RemoteTmux } from '../attach/tmux/tmux-runner.js';
 import { sshFailure } from '../attach/ssh/ssh-command.js';
 import type { Logger } from './logger.js';

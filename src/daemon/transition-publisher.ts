@@ -1,0 +1,96 @@
+// Publish after commit: a pane's transition goes to the store first; the live feed, the log, the notifier and the
+// pane's view hear of it once its row is committed (the store commits a waited-on transition within
+// daemon.publish_flush_s). A client is never shown what a crash could take back. While history is degraded (the
+// disk refuses writes) it is published at once, marked unsaved: the person is still told.
+import type { HistoryStore } from '../store/history-store.js';
+import type { TransitionRecord, TurnRecord } from '../store/records.js';
+import type { Transition } from '../state/pane-machine.js';
+import type { WsMessage } from '../web/api-types.js';
+import type { NotifyEvent, NotifyKind } from '../notify/types.js';
+import { paneView, type LivePane, type PaneState } from './live-pane.js';
+import { redactText } from './redact.js';
+import { logTransition, type Logger } from './logger.js';
+
+/** The registry's options (read when used, as the registry itself does). */
+export interface PublisherOptions {
+  store: HistoryStore;
+  notify?: (ev: NotifyEvent) => void;
+}
+
+export class TransitionPublisher {
+  /** Transitions published, by the state they went to (/metrics). */
+  readonly byTo = new Map<string, number>();
+  private readonly listeners = new Set<(m: WsMessage) => void>();
+
+  /** `live` and `logs` are the registry's own maps: a pane no longer live is shown closed. */
+  constructor(
+    private readonly opts: PublisherOptions,
+    private readonly live: ReadonlyMap<string, LivePane>,
+    private readonly logs: ReadonlyMap<string, Logger>,
+  ) {}
+
+  subscribe(listener: (m: WsMessage) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** A message for every live-feed subscriber. */
+  emit(m: WsMessage): void {
+    for (const l of this.listeners) l(m);
+  }
+
+  transition(pane: LivePane, rec: TransitionRecord, raw: Transition): void {
+    const shown = pane.stateNow();
+    this.opts.store.addTransition(rec, (saved) => this.publish(pane, rec, raw, shown, saved));
+    this.opts.store.upsertPane(pane.record);
+  }
+
+  /** A history row for the link's gap: the state does not change (from = to), the row says why nothing was seen. */
+  gap(pane: LivePane, at: number, rule: string, line: string): void {
+    const r = pane.record;
+    const rec: TransitionRecord = { paneId: pane.id, at, from: r.state, to: r.state, tier: 0, source: 'process', rule, line: redactText(line), stalled: r.stalled, startedAt: r.startedAt, startedAtKept: true };
+    this.opts.store.addTransition(rec, (saved) => {
+      this.emit(saved ? { type: 'transition', transition: rec } : { type: 'transition', transition: rec, unsaved: true });
+      if (this.live.get(pane.id) === pane) this.emit({ type: 'pane', pane: pane.view() });
+    });
+    this.opts.store.upsertPane(pane.record);
+    this.emit({ type: 'pane', pane: pane.view() });
+  }
+
+  turn(pane: LivePane, turn: TurnRecord): void {
+    this.opts.store.saveTurn(turn);
+    this.logs.get(pane.id)?.debug({ kind: 'pane', event: 'turn', result: turn.result, durationS: turn.durationS, prompt: turn.prompt }, 'turn');
+  }
+
+  private publish(pane: LivePane, rec: TransitionRecord, raw: Transition, shown: PaneState, saved: boolean): void {
+    pane.show(shown);
+    this.byTo.set(rec.to, (this.byTo.get(rec.to) ?? 0) + 1);
+    const plog = this.logs.get(pane.id);
+    if (plog) logTransition(plog, rec);
+    this.emit(saved ? { type: 'transition', transition: rec } : { type: 'transition', transition: rec, unsaved: true });
+    const live = this.live.get(pane.id) === pane;
+    this.emit({ type: 'pane', pane: live ? pane.view() : paneView({ ...pane.record, ...shown }, [], false) });
+    const kind = notifyKind(raw);
+    if (kind && this.opts.notify) {
+      this.opts.notify({
+        paneId: pane.id,
+        paneName: pane.record.name,
+        program: pane.record.program,
+        kind,
+        at: rec.at,
+        tier: rec.tier,
+        rule: rec.rule,
+        line: rec.line,
+        turnDurationS: kind === 'DONE' || kind === 'FAILED' ? (rec.at - rec.startedAt) / 1000 : null,
+      });
+    }
+  }
+}
+
+/** The transitions a person may want to hear about. */
+function notifyKind(tr: Transition): NotifyKind | null {
+  if (tr.stalled && tr.from === tr.to) return 'STALLED';
+  if (tr.from === tr.to) return null;
+  if (tr.to === 'WAITING_APPROVAL' || tr.to === 'FAILED' || tr.to === 'DONE') return tr.to;
+  return null;
+}
