@@ -11,9 +11,9 @@ import { isHookAgent } from '../hooks/agents.js';
 export type ReplayHookListener = (t: number, hook: HookEvent) => void;
 
 /** Output chunks closer together than this are one frame (a pty read split a program's write). */
-const SAME_FRAME_S = 0.002;
+export const SAME_FRAME_S = 0.002;
 /** A merged write stays below this size (a flood is still fed in pieces, with back-pressure between them). */
-const MAX_MERGED_CHARS = 64 << 10;
+export const MAX_MERGED_CHARS = 64 << 10;
 /** A header may declare rest after the last event; more than this is not rest but a wrong duration. */
 const MAX_TRAILING_REST_S = 600;
 

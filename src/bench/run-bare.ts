@@ -2,15 +2,17 @@
 // and scrollback as a pane's screen, nothing else. Back-pressure mirrors the pipeline's (pause above the high-water
 // mark until half drained), which also keeps xterm under its 50 MB pending-data limit.
 //
-// Two ways to feed it: `queued` is xterm's plain write() (a write that finds the queue empty is parsed on a later
-// timer turn): the bare parser of every ratio the bench has reported. `immediate` feeds it as a pane's screen does
-// (parsed at once, in MAX_WRITE_PIECE pieces: src/screen/pane-screen.ts), so the pipeline's ratio against it is
-// what the pipeline's own work costs, with no difference in how xterm is fed.
+// Two ways to feed it: `queued` is xterm's plain write() of each recorded chunk (a write that finds the queue empty
+// is parsed on a later timer turn): the bare parser of every ratio the bench has reported. `immediate` feeds it
+// exactly as a replayed pane's screen is fed: chunks of one frame merged as ReplaySource merges them, each parsed at
+// once, in MAX_WRITE_PIECE pieces (src/screen/pane-screen.ts), so the pipeline's ratio against it is what the
+// pipeline's own work costs, with no difference in how xterm is fed.
 import xtermHeadless from '@xterm/headless';
 import type { Terminal as XTerminal } from '@xterm/headless';
 import type { Cast } from '../attach/asciicast.js';
 import { WRITE_HIGH_WATER } from '../daemon/pane-monitor.js';
 import { MAX_WRITE_PIECE, SCREEN_SCROLLBACK_LINES } from '../screen/pane-screen.js';
+import { MAX_MERGED_CHARS, SAME_FRAME_S } from '../attach/replay-source.js';
 import type { Workload } from './workload.js';
 
 const { Terminal } = xtermHeadless;
@@ -29,9 +31,16 @@ async function parseBare(cast: Cast, feed: BareFeed): Promise<void> {
   const userInput = (term as unknown as { _core: { _writeBuffer: { handleUserInput(): void } } })._core._writeBuffer;
   let pending = 0;
   let resume: (() => void) | null = null;
-  for (const e of cast.events) {
+  const events = cast.events;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
     if (e.code === 'o') {
-      const size = e.data.length;
+      let data = e.data;
+      // As ReplaySource hands a frame's chunks to the pane in one write.
+      if (feed === 'immediate') {
+        while (i + 1 < events.length && events[i + 1]!.code === 'o' && events[i + 1]!.t - e.t <= SAME_FRAME_S && data.length < MAX_MERGED_CHARS) data += events[++i]!.data;
+      }
+      const size = data.length;
       pending += size;
       const done = () => {
         pending -= size;
@@ -42,14 +51,15 @@ async function parseBare(cast: Cast, feed: BareFeed): Promise<void> {
         }
       };
       if (feed === 'immediate') userInput.handleUserInput();
-      if (feed === 'queued' || size <= MAX_WRITE_PIECE) term.write(e.data, done);
-      else for (let i = 0; i < size; i += MAX_WRITE_PIECE) term.write(e.data.slice(i, i + MAX_WRITE_PIECE), i + MAX_WRITE_PIECE >= size ? done : undefined);
+      if (feed === 'queued' || size <= MAX_WRITE_PIECE) term.write(data, done);
+      else for (let k = 0; k < size; k += MAX_WRITE_PIECE) term.write(data.slice(k, k + MAX_WRITE_PIECE), k + MAX_WRITE_PIECE >= size ? done : undefined);
       if (pending > WRITE_HIGH_WATER) await new Promise<void>((r) => (resume = r));
     } else if (e.code === 'r') {
       const m = RESIZE.exec(e.data.trim());
       if (m) term.write('', () => term.resize(Number(m[1]), Number(m[2])));
     }
   }
+  if (feed === 'immediate') userInput.handleUserInput(); // the pane's flush() takes the same path
   await new Promise<void>((r) => term.write('', r));
   term.dispose();
 }
