@@ -4,7 +4,7 @@
 import type { ActionView, PaneView, TransitionView, WsMessage } from '../web/api-types.js';
 import type { HistoryStore } from '../store/history-store.js';
 import type { PaneRecord, TransitionRecord } from '../store/records.js';
-import type { NotifyEvent, NotifyKind } from '../notify/types.js';
+import { transitionEvent, type NotifyEvent, type NotifyKind } from '../notify/types.js';
 import type { PeerSpec } from '../config/peers.js';
 import type { PeerAnswer, PeerRequest } from './peer-client.js';
 import type { Logger } from './logger.js';
@@ -143,17 +143,7 @@ export class PeerMirror {
       const kind = notifyKind(rec);
       const v = this.views.get(rec.paneId);
       if (kind) {
-        this.deps.notify({
-          paneId: rec.paneId,
-          paneName: v?.name ?? rec.paneId,
-          program: v?.program ?? '',
-          kind,
-          at: rec.at,
-          tier: rec.tier,
-          rule: rec.rule,
-          line: rec.line,
-          turnDurationS: kind === 'DONE' || kind === 'FAILED' ? (rec.at - rec.startedAt) / 1000 : null,
-        });
+        this.deps.notify(transitionEvent(rec.paneId, v?.name ?? rec.paneId, v?.program ?? '', kind, rec));
       }
     });
   }

@@ -6,7 +6,7 @@ import type { HistoryStore } from '../store/history-store.js';
 import type { TransitionRecord, TurnRecord } from '../store/records.js';
 import type { Transition } from '../state/pane-machine.js';
 import type { WsMessage } from '../web/api-types.js';
-import type { NotifyEvent, NotifyKind } from '../notify/types.js';
+import { transitionEvent, type NotifyEvent, type NotifyKind } from '../notify/types.js';
 import { paneView, type LivePane, type PaneState } from './live-pane.js';
 import { redactText } from './redact.js';
 import { logTransition, type Logger } from './logger.js';
@@ -72,17 +72,7 @@ export class TransitionPublisher {
     this.emit({ type: 'pane', pane: live ? pane.view() : paneView({ ...pane.record, ...shown }, [], false) });
     const kind = notifyKind(raw);
     if (kind && this.opts.notify) {
-      this.opts.notify({
-        paneId: pane.id,
-        paneName: pane.record.name,
-        program: pane.record.program,
-        kind,
-        at: rec.at,
-        tier: rec.tier,
-        rule: rec.rule,
-        line: rec.line,
-        turnDurationS: kind === 'DONE' || kind === 'FAILED' ? (rec.at - rec.startedAt) / 1000 : null,
-      });
+      this.opts.notify(transitionEvent(pane.id, pane.record.name, pane.record.program, kind, rec));
     }
   }
 }

@@ -25,6 +25,13 @@ export interface NotifyEvent {
   key?: string;
 }
 
+/** The event for a transition `rec` of the pane named `paneName` that entered `kind`; a DONE or FAILED carries the
+ * turn's length. */
+export function transitionEvent(paneId: string, paneName: string, program: string, kind: NotifyKind, rec: { at: number; tier: number; rule: string; line: string; startedAt: number }): NotifyEvent {
+  const ended = kind === 'DONE' || kind === 'FAILED';
+  return { paneId, paneName, program, kind, at: rec.at, tier: rec.tier, rule: rec.rule, line: rec.line, turnDurationS: ended ? (rec.at - rec.startedAt) / 1000 : null };
+}
+
 /** What a channel delivers: text already redacted, cut and free of control characters. */
 export interface Notification {
   title: string;

@@ -104,22 +104,18 @@ export abstract class HistoryWrites {
    * commits (within publishFlushMs), false at once while history is degraded or if it is dropped.
    */
   addTransition(t: TransitionRecord, onSaved?: OnSaved): void {
-    if (!this.accepting()) return void onSaved?.(false);
-    const key = this.queue.transition(t);
-    if (onSaved) {
-      if (this.health_.failing('write')) onSaved(false);
-      else {
-        this.waiters.set(key, onSaved);
-        this.scheduleBy(this.publishFlushMs);
-      }
-    }
-    this.afterWrite();
+    this.addAwaited(() => this.queue.transition(t), onSaved);
   }
 
   /** Queues an action (keys typed, an ack); `onSaved` as for a transition: its row is committed, or cannot be. */
   addAction(a: ActionRecord, onSaved?: OnSaved): void {
+    this.addAwaited(() => this.queue.action(a), onSaved);
+  }
+
+  /** Queues a row whose publisher waits for its commit (`queue` returns the row's key). */
+  private addAwaited(queue: () => ReturnType<typeof this.queue.action>, onSaved?: OnSaved): void {
     if (!this.accepting()) return void onSaved?.(false);
-    const key = this.queue.action(a);
+    const key = queue();
     if (onSaved) {
       if (this.health_.failing('write')) onSaved(false);
       else {
