@@ -276,7 +276,9 @@ export class PaneMonitor {
   /** While held (the pane's host is unreachable) time alone decides nothing: a screen nobody can see change is
    * not a quiet one. Released by the repaint that brings the pane back. */
   hold(on: boolean): void {
+    if (this.held === on) return;
     this.held = on;
+    this.faults.guard('hold', () => this.machine.send({ type: on ? 'HOLD' : 'RESUME' }));
   }
 
   stop(): void {

@@ -32,6 +32,8 @@ export interface PaneMachineContext {
   onTransition: (tr: Transition) => void;
   longRunningMs: number;
   waitingFallbackMs: number;
+  /** The pane's host cannot be reached (HOLD … RESUME): time alone moves nothing, its timers end with no move. */
+  held: boolean;
 }
 
 /** An analyzer signal as a machine event: its type names the event (`signal.done`), so the machine picks the
@@ -41,7 +43,11 @@ export type SignalEvent = { [K in Signal['type']]: { type: `signal.${K}`; signal
 export type PaneMachineEvent =
   | SignalEvent
   /** The person has seen it (dashboard ack, focus): DONE/FAILED/WAITING → IDLE. */
-  | { type: 'ACK'; t: number; by: string };
+  | { type: 'ACK'; t: number; by: string }
+  /** The pane's host became unreachable / reachable again: a screen nobody can see is not a quiet one, so no timer
+   * may decide while held; RESUME starts the state's timers afresh. */
+  | { type: 'HOLD' }
+  | { type: 'RESUME' };
 
 /** The machine event for an analyzer signal. */
 export function signalEvent(signal: Signal): SignalEvent {
@@ -91,7 +97,8 @@ export const paneMachine = setup({
     waitingFallback: ({ context }) => context.waitingFallbackMs,
   },
   guards: {
-    waitWasHeuristic: ({ context }) => context.waitTier === 3 && context.waitingFallbackMs > 0,
+    waitWasHeuristic: ({ context }) => context.waitTier === 3 && context.waitingFallbackMs > 0 && !context.held,
+    notHeld: ({ context }) => !context.held,
   },
   actions: {
     toRunningReset: assign(({ context, event }) => move(context, event, 'RUNNING', false)),
@@ -102,6 +109,8 @@ export const paneMachine = setup({
     toWaitingReset: assign(({ context, event }) => move(context, event, 'WAITING_APPROVAL', false)),
     toIdleReset: assign(({ context, event }) => move(context, event, 'IDLE', false)),
     toLongRunning: assign(({ context }) => move(context, null, 'LONG_RUNNING', true, 'timer.long_running')),
+    hold: assign({ held: true }),
+    resume: assign({ held: false }),
     waitFallbackIdle: assign(({ context }) => move(context, null, 'IDLE', false, 'timer.waiting_fallback_idle')),
     markStalled: assign(({ context, event }) => {
       const s = 'signal' in event ? event.signal : null;
@@ -132,7 +141,12 @@ export const paneMachine = setup({
     onTransition: input.onTransition,
     longRunningMs: input.longRunningS * 1000,
     waitingFallbackMs: input.waitingFallbackIdleS * 1000,
+    held: false,
   }),
+  on: {
+    HOLD: { actions: 'hold' },
+    RESUME: { actions: 'resume' },
+  },
   states: {
     IDLE: {
       on: {
@@ -143,8 +157,9 @@ export const paneMachine = setup({
       },
     },
     RUNNING: {
-      after: { longRunning: { target: 'LONG_RUNNING', actions: 'toLongRunning' } },
-      on: BUSY_SIGNALS,
+      after: { longRunning: { guard: 'notHeld', target: 'LONG_RUNNING', actions: 'toLongRunning' } },
+      // Back from an outage: the long-running clock starts again (the outage is not time seen running).
+      on: { ...BUSY_SIGNALS, RESUME: { target: 'RUNNING', reenter: true, actions: 'resume' } },
     },
     LONG_RUNNING: {
       on: BUSY_SIGNALS,
@@ -157,6 +172,7 @@ export const paneMachine = setup({
         'signal.failed': { target: 'FAILED', actions: 'toFailedKeep' },
         'signal.idle': { target: 'IDLE', actions: 'toIdleReset' },
         ACK: { target: 'IDLE', actions: 'toIdleReset' },
+        RESUME: { target: 'WAITING_APPROVAL', reenter: true, actions: 'resume' },
       },
     },
     DONE: {

@@ -356,6 +356,22 @@ describe('stall and LONG_RUNNING', () => {
     expect(d.first('DONE'), d.describe()).toMatchObject({ from: 'LONG_RUNNING', startedAt: enter, startedAtKept: true });
   });
 
+  it('held (its host unreachable), no timer moves the pane: LONG_RUNNING only a full window after it is back', async () => {
+    const d = driver();
+    await d.out(0.1, BP_ON + '$ ');
+    const enter = await bashCommand(d, 1, 'sleep 300');
+    await d.until(enter + 10);
+    d.monitor.hold(true);
+    await d.until(enter + 100);
+    expect(d.state, d.describe()).toBe('RUNNING');
+    d.monitor.hold(false);
+    await d.until(enter + 100 + 59);
+    expect(d.state, d.describe()).toBe('RUNNING');
+    await d.until(enter + 100 + 61);
+    expect(d.first('LONG_RUNNING'), d.describe()).toMatchObject({ rule: 'timer.long_running', startedAt: enter });
+    expect(d.first('LONG_RUNNING')!.t).toBeCloseTo(enter + 100 + 60, 6);
+  });
+
   it('a stalled pane stays stalled when the LONG_RUNNING timer fires', async () => {
     const d = driver({ overrides: { thresholds: { stall_after_s: 10, long_running_s: 30 } } });
     await d.out(0.1, BP_ON + '$ ');
