@@ -26,6 +26,9 @@ const CHOICES: Record<string, readonly string[]> = {
   'tasks.on_stall': ['pause', 'fail'],
 };
 
+/** A host's name as it prefixes its panes' ids (`devbox:%3`) and shows on their badge: a host name's characters. */
+const HOST_NAME = '[A-Za-z0-9][A-Za-z0-9._-]{0,62}';
+
 /** One item of `remotes` (its defaults are the loader's: src/daemon/remotes.ts). The name is the host part of its
  * panes' ids (`devbox:%3`) and their badge: a host name's characters. */
 const REMOTE_ITEM: JsonSchema = {
@@ -33,7 +36,7 @@ const REMOTE_ITEM: JsonSchema = {
   additionalProperties: false,
   required: ['name', 'destination'],
   properties: {
-    name: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$', description: 'The host part of its panes\' ids and their badge.' },
+    name: { type: 'string', pattern: `^${HOST_NAME}$`, description: 'The host part of its panes\' ids and their badge.' },
     destination: { type: 'string', minLength: 1, description: '[user@]host[:port], or a Host of your ssh config.' },
     identity_file: { type: 'string', default: '', description: "A key for ssh's -i; empty: your ssh config and agent decide." },
     socket: { type: 'string', default: '', description: "The far side's tmux server: a name (-L) or a path (-S); empty: its default one." },
@@ -49,7 +52,7 @@ const PEER_ITEM: JsonSchema = {
   additionalProperties: false,
   required: ['url', 'token_file'],
   properties: {
-    name: { type: 'string', pattern: '^$|^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$', description: "Shown as its panes' host; default: the URL's host." },
+    name: { type: 'string', pattern: `^$|^${HOST_NAME}$`, description: "Shown as its panes' host; default: the URL's host." },
     url: { type: 'string', minLength: 1, description: "The peer daemon's address, e.g. http://127.0.0.1:7879 through ssh -L." },
     token_file: { type: 'string', minLength: 1, description: "A file holding the peer's token (never logged or shown)." },
     allow_typing: { type: 'boolean', default: false, description: 'Answers, replies and interrupts made here are forwarded to the peer.' },
@@ -58,8 +61,8 @@ const PEER_ITEM: JsonSchema = {
 
 /** Rules a value's type cannot say, by key path (`*` matches one key). */
 const EXTRA: Array<[RegExp, JsonSchema]> = [
-  [/^daemon\.port$/, { type: 'integer', maximum: 65535 }],
-  [/^notify\.quiet_hours$/, { pattern: '^$|^([01]\\d|2[0-3]):[0-5]\\d-([01]\\d|2[0-3]):[0-5]\\d$' }],
+  [/^daemon\.port$/, { type: 'integer', maximum: 65535, 'x-expected': 'a port number 0-65535' }],
+  [/^notify\.quiet_hours$/, { pattern: '^$|^([01]\\d|2[0-3]):[0-5]\\d-([01]\\d|2[0-3]):[0-5]\\d$', 'x-expected': '"HH:MM-HH:MM" or ""' }],
   [/^actions\.keys\.[^.]+\.menu$/, { enum: [...MENU_KEYS] }],
   [/^remotes$/, { items: REMOTE_ITEM }],
   [/^peers$/, { items: PEER_ITEM }],

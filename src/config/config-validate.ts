@@ -17,6 +17,7 @@ function validator(): { validate: ValidateFunction; schema: JsonSchema } {
     const schema = JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as JsonSchema;
     const ajv = new Ajv({ allErrors: true, strict: true });
     ajv.addKeyword({ keyword: 'x-regex', schemaType: 'boolean' }); // marks regex strings: compiled by the loader
+    ajv.addKeyword({ keyword: 'x-expected', schemaType: 'string' }); // what a refusal says the value should be
     compiled = { validate: ajv.compile(schema), schema };
   }
   return compiled;
@@ -67,10 +68,10 @@ function describeError(e: ErrorObject, user: unknown, schema: JsonSchema): strin
       return `${path}: ${JSON.stringify(bad)} is not one of ${((e.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}`;
     }
     case 'pattern':
-      return path === 'notify.quiet_hours' ? `${path}: expected "HH:MM-HH:MM" or "", got ${JSON.stringify(value)}` : `${path}: ${JSON.stringify(value)} does not match ${String(at['pattern'])}`;
+      return at['x-expected'] ? `${path}: expected ${String(at['x-expected'])}, got ${JSON.stringify(value)}` : `${path}: ${JSON.stringify(value)} does not match ${String(at['pattern'])}`;
     case 'maximum':
     case 'multipleOf':
-      return path === 'daemon.port' ? `${path}: expected a port number 0-65535, got ${JSON.stringify(value)}` : `${path}: ${e.message ?? 'invalid'}`;
+      return at['x-expected'] ? `${path}: expected ${String(at['x-expected'])}, got ${JSON.stringify(value)}` : `${path}: ${e.message ?? 'invalid'}`;
     default:
       return `${path || '(top)'}: ${e.message ?? 'invalid'}`;
   }
@@ -106,7 +107,7 @@ function expected(s: JsonSchema): string {
     case 'array':
       return (s['items'] as JsonSchema | undefined)?.['type'] === 'object' ? 'a list of objects' : 'a list of strings';
     case 'integer':
-      return s['maximum'] === 65535 ? 'a port number 0-65535' : 'a whole number';
+      return typeof s['x-expected'] === 'string' ? s['x-expected'] : 'a whole number';
     default:
       return `a ${String(s['type'])}`;
   }

@@ -45,11 +45,7 @@ export class PaneActions implements PaneActionApi {
   }
 
   answer(id: string, body: AnswerRequest, client: ActionClient): Promise<ActionOutcome> {
-    return this.serial(id, async () => {
-      const l = await this.live(id);
-      if (!('live' in l)) return l;
-      const rev = l.live.monitor.freshRev();
-      const view = l.live.view();
+    return this.onLive(id, (l, rev, view) => {
       if (view.state !== 'WAITING_APPROVAL') return refuse(409, `the pane is ${view.state}: it is not waiting for an answer — look again`, view);
       if (body.rev !== rev) return stale(view);
       const option = view.question?.options.find((o) => o.id === body.option);
@@ -62,11 +58,7 @@ export class PaneActions implements PaneActionApi {
   }
 
   reply(id: string, body: ReplyRequest, client: ActionClient): Promise<ActionOutcome> {
-    return this.serial(id, async () => {
-      const l = await this.live(id);
-      if (!('live' in l)) return l;
-      const rev = l.live.monitor.freshRev();
-      const view = l.live.view();
+    return this.onLive(id, (l, rev, view) => {
       if (!AT_REST.has(view.state)) return refuse(409, `the pane is ${view.state}: a reply is typed only at rest (DONE or IDLE) — look again`, view);
       if (body.rev !== rev) return stale(view);
       const max = this.opts.cfg.actions.max_reply_chars;
@@ -82,11 +74,7 @@ export class PaneActions implements PaneActionApi {
   }
 
   interrupt(id: string, body: InterruptRequest, client: ActionClient): Promise<ActionOutcome> {
-    return this.serial(id, async () => {
-      const l = await this.live(id);
-      if (!('live' in l)) return l;
-      const rev = l.live.monitor.freshRev();
-      const view = l.live.view();
+    return this.onLive(id, (l, rev, view) => {
       if (!WORKING.has(view.state)) return refuse(409, `the pane is ${view.state}: nothing to interrupt — look again`, view);
       // A running pane redraws every frame: any revision it showed since it entered its state will do, one from
       // before (another state) will not.
@@ -158,6 +146,16 @@ export class PaneActions implements PaneActionApi {
     await pane.monitor.flush();
     if (this.opts.registry.livePane(id) !== pane) return refuse(409, 'the pane is closed', this.opts.registry.pane(id));
     return { live: pane };
+  }
+
+  /** One action on a live pane, after those already queued for it: `act` sees the pane, its revision read fresh
+   * (output not yet read is read first) and its view. */
+  private onLive(id: string, act: (l: { live: LivePane }, rev: number, view: PaneView) => ActionOutcome | Promise<ActionOutcome>): Promise<ActionOutcome> {
+    return this.serial(id, async () => {
+      const l = await this.live(id);
+      if (!('live' in l)) return l;
+      return act(l, l.live.monitor.freshRev(), l.live.view());
+    });
   }
 
   private serial(id: string, f: () => Promise<ActionOutcome>): Promise<ActionOutcome> {

@@ -138,6 +138,12 @@ describe('refused, with the key path and the reason', () => {
     expect(problems[0]).toMatch(/^patterns\.generic\.prompt_anchor: invalid regular expression/);
   });
 
+  it('a port and quiet hours are refused in the words their schema gives', () => {
+    expect(problemsOf(() => loadConfig({ overrides: { daemon: { port: 70000 } } }))).toEqual(['daemon.port: expected a port number 0-65535, got 70000']);
+    expect(problemsOf(() => loadConfig({ overrides: { daemon: { port: 1.5 } } }))).toEqual(['daemon.port: expected a port number 0-65535, got number 1.5']);
+    expect(problemsOf(() => loadConfig({ overrides: { notify: { quiet_hours: '25:00-01:00' } } }))).toEqual(['notify.quiet_hours: expected "HH:MM-HH:MM" or "", got "25:00-01:00"']);
+  });
+
   it('wrong types', () => {
     expect(problemsOf(() => loadConfig({ overrides: { thresholds: { stability_s: '1' } } }))[0]).toMatch(/^thresholds\.stability_s: expected a number, got string "1"/);
     expect(problemsOf(() => loadConfig({ overrides: { thresholds: { stability_s: -1 } } }))[0]).toMatch(/^thresholds\.stability_s: expected a non-negative number/);
