@@ -22,29 +22,52 @@ function anyOf(patterns: readonly RegExp[]): RegExp {
 const ROW_MEMO_SIZE = 256;
 /** Longer rows are tested afresh each time: they would make the memos' memory large, and are rare. */
 const ROW_MEMO_MAX_CHARS = 512;
-const memos = new WeakMap<RegExp, Map<string, boolean>>();
+/** Scans remember their answer per row position up to this row (a scan re-reads the same rows of the same screen
+ * on every classification: a position whose row is the very same string answers without a hash look-up). */
+const POSITION_MEMO_ROWS = 256;
 
-/** `re.test(row)`, remembered per pattern and row text: a classification re-reads rows that did not change. */
-export function testRow(re: RegExp, row: string): boolean {
-  return testIn(memoOf(re), re, row);
+/** What a pattern said about rows: by row text, and by position in the last scans (`at` holds the row string last
+ * tested there, `hit` its answer). */
+interface RowMemo {
+  byText: Map<string, boolean>;
+  at: Array<string | undefined>;
+  hit: Uint8Array;
+}
+const memos = new WeakMap<RegExp, RowMemo>();
+
+/** `re.test(row)`, remembered per pattern and row text: a classification re-reads rows that did not change.
+ * `at`: the row's position in the rows a scan walks (remembered there too). */
+export function testRow(re: RegExp, row: string, at?: number): boolean {
+  return at === undefined ? testIn(memoOf(re), re, row) : testAt(memoOf(re), re, row, at);
 }
 
 /** A pattern's memo (null for a stateful pattern: global or sticky). Looked up once per scan, not per row. */
-function memoOf(re: RegExp): Map<string, boolean> | null {
+function memoOf(re: RegExp): RowMemo | null {
   if (re.global || re.sticky) return null;
   let memo = memos.get(re);
-  if (!memo) memos.set(re, (memo = new Map()));
+  if (!memo) memos.set(re, (memo = { byText: new Map(), at: [], hit: new Uint8Array(POSITION_MEMO_ROWS) }));
   return memo;
 }
 
-function testIn(memo: Map<string, boolean> | null, re: RegExp, row: string): boolean {
+function testIn(memo: RowMemo | null, re: RegExp, row: string): boolean {
   if (memo === null || row.length > ROW_MEMO_MAX_CHARS) return re.test(row);
-  let hit = memo.get(row);
+  const byText = memo.byText;
+  let hit = byText.get(row);
   if (hit === undefined) {
     hit = re.test(row);
-    if (memo.size >= ROW_MEMO_SIZE) memo.clear();
-    memo.set(row, hit);
+    if (byText.size >= ROW_MEMO_SIZE) byText.clear();
+    byText.set(row, hit);
   }
+  return hit;
+}
+
+/** testIn for the row at position i of a scan: the same string there as last time answers at once. */
+function testAt(memo: RowMemo | null, re: RegExp, row: string, i: number): boolean {
+  if (memo === null || i >= POSITION_MEMO_ROWS) return testIn(memo, re, row);
+  if (memo.at[i] === row) return memo.hit[i] === 1;
+  const hit = testIn(memo, re, row);
+  memo.at[i] = row;
+  memo.hit[i] = hit ? 1 : 0;
   return hit;
 }
 
@@ -54,14 +77,14 @@ export function lastMatch(lines: readonly string[], patterns: readonly RegExp[])
   const memo = memoOf(re);
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i]!;
-    if (line && testIn(memo, re, line)) return { index: i, line };
+    if (line && testAt(memo, re, line, i)) return { index: i, line };
   }
   return null;
 }
 
 export function lastIndex(lines: readonly string[], pattern: RegExp, before = lines.length): number {
   const memo = memoOf(pattern);
-  for (let i = Math.min(before, lines.length) - 1; i >= 0; i--) if (testIn(memo, pattern, lines[i]!)) return i;
+  for (let i = Math.min(before, lines.length) - 1; i >= 0; i--) if (testAt(memo, pattern, lines[i]!, i)) return i;
   return -1;
 }
 

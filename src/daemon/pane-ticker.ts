@@ -47,7 +47,8 @@ export class PaneTicker {
     if (this.stopped) return;
     const h = this.h;
     const now = h.nowS();
-    this.coarse = !(h.wantsTicks(now) || h.dirty());
+    // dirty() first: a streaming pane is dirty at almost every tick, and wantsTicks() reads every time window.
+    this.coarse = !(h.dirty() || h.wantsTicks(now));
     // The next deadline only matters to a coarse tick (asked on every tick, so not asked for nothing).
     const rest = Math.max(h.tickS, h.restTickS);
     const delay = this.coarse ? Math.min(rest, Math.max(h.tickS, h.nextDeadline(now) - now + h.tickS / 2)) : h.tickS;

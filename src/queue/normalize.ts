@@ -44,17 +44,45 @@ const FOLDED_MEMO_SIZE = 512;
 const FOLDED_MEMO_MAX_CHARS = 512;
 const foldedMemo = new Map<string, number>();
 
-/** FNV-1a of one row (folded or raw); a folded row's hash is remembered by its text (folding costs three regexes). */
+/** FNV-1a of one row (folded or raw). A row with nothing to fold (most rows) is hashed in one pass from its first
+ * non-blank character, allocating nothing; a row to fold has its hash remembered by its text (folding costs three
+ * regexes, and such rows, a status line with its timer, come back from read to read). */
 export function hashRow(line: string, normalize: boolean): number {
   if (!normalize) return fnv(line);
+  const h = plainRowHash(line);
+  if (h >= 0) return h;
   if (line.length > FOLDED_MEMO_MAX_CHARS) return fnv(normalizeLine(line));
-  let h = foldedMemo.get(line);
-  if (h === undefined) {
-    h = fnv(normalizeLine(line));
+  let m = foldedMemo.get(line);
+  if (m === undefined) {
+    m = fnv(normalizeLine(line));
     if (foldedMemo.size >= FOLDED_MEMO_SIZE) foldedMemo.clear();
-    foldedMemo.set(line, h);
+    foldedMemo.set(line, m);
   }
-  return h;
+  return m;
+}
+
+/** fnv(normalizeLine(line)) when the row has nothing to fold (no leading glyph LEADING_SPINNER could take, no
+ * digit, no braille cell), else -1. The same scan as normalizeLine's shortcut, fused with the hash. */
+function plainRowHash(line: string): number {
+  const n = line.length;
+  let i = 0;
+  while (i < n && isBlank(line.charCodeAt(i))) i++;
+  if (i < n && SPINNER_FIRST.has(line.charCodeAt(i))) return -1;
+  let h = 0x811c9dc5;
+  for (; i < n; i++) {
+    const c = line.charCodeAt(i);
+    if ((c >= 0x30 && c <= 0x39) || (c >= 0x2800 && c <= 0x28ff)) return -1;
+    h ^= c;
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** The characters String.prototype.trimStart removes (ECMAScript WhiteSpace and LineTerminator). */
+function isBlank(c: number): boolean {
+  if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) return true;
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 function fnv(text: string): number {

@@ -1,7 +1,7 @@
 // Change detection: the parts of a screen that move without meaning progress fold to the same hash; real text
 // changes never do. Plus the change queue built on it (meaningful flag, cursor row, echo of typed keys).
 import { describe, expect, it } from 'vitest';
-import { foldLine, hashLines, normalizeLine } from '../../src/queue/normalize.js';
+import { foldLine, hashLines, hashRow, normalizeLine } from '../../src/queue/normalize.js';
 import { PaneChangeQueue } from '../../src/queue/pane-change-queue.js';
 import { loadConfig } from '../../src/config/config.js';
 import type { ScreenSnapshot } from '../../src/screen/types.js';
@@ -21,6 +21,12 @@ describe('normalizeLine', () => {
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % parts.length;
     for (let i = 0; i < 5000; i++) rows.push(Array.from({ length: 4 + (i % 9) }, () => parts[next()]).join(''));
     for (const row of rows) expect(normalizeLine(row), JSON.stringify(row)).toBe(foldLine(row));
+    // A row's folded hash (one pass from the first non-blank character when there is nothing to fold) is the hash
+    // of its full fold, and every kind of blank trimStart removes counts as leading blank there too.
+    const blanks = ['\t', '\n', '\v', '\f', '\r', ' ', '\u00a0', '\u1680', '\u2000', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff'];
+    for (const b of blanks) rows.push(`${b}${b}plain row`, `${b}7 files`, `${b}⠋ Working`);
+    rows.push('\u200bzero-width is not blank', '\u0085next line is not blank either');
+    for (const row of rows) expect(hashRow(row, true), JSON.stringify(row)).toBe(hashRow(foldLine(row), false));
   });
 });
 

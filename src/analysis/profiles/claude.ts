@@ -43,9 +43,9 @@ export function classifyClaude(snap: ScreenSnapshot, ctx: ProfileContext): Class
  * A menu drawn between two rules ("❯ 1. Yes" over "  2. No") is no input box. */
 function findInputBox(lines: readonly string[], rule: RegExp, input: RegExp, menuCursor: RegExp, menuOption: RegExp): number {
   for (let i = lines.length - 3; i >= 0; i--) {
-    if (!testRow(rule, lines[i]!) || !testRow(input, lines[i + 1]!)) continue;
-    if (testRow(menuCursor, lines[i + 1]!) && testRow(menuOption, lines[i + 2]!)) continue;
-    for (let j = i + 2; j < Math.min(lines.length, i + 2 + MAX_INPUT_ROWS); j++) if (testRow(rule, lines[j]!)) return i;
+    if (!testRow(rule, lines[i]!, i) || !testRow(input, lines[i + 1]!, i + 1)) continue;
+    if (testRow(menuCursor, lines[i + 1]!, i + 1) && testRow(menuOption, lines[i + 2]!, i + 2)) continue;
+    for (let j = i + 2; j < Math.min(lines.length, i + 2 + MAX_INPUT_ROWS); j++) if (testRow(rule, lines[j]!, j)) return i;
   }
   return -1;
 }

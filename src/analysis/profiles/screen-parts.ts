@@ -9,11 +9,11 @@ const MENU_REACH = 3;
  * `words`: a cursor row that is not `numbered` (its option opens with a word) needs `siblings` option rows instead. */
 export function menuRow(lines: readonly string[], cursor: RegExp, option: RegExp, words?: { numbered: RegExp; siblings: number }): Hit | null {
   for (let i = lines.length - 1; i >= 0; i--) {
-    if (!testRow(cursor, lines[i]!)) continue;
-    const need = words && !testRow(words.numbered, lines[i]!) ? words.siblings : 1;
+    if (!testRow(cursor, lines[i]!, i)) continue;
+    const need = words && !testRow(words.numbered, lines[i]!, i) ? words.siblings : 1;
     let found = 0;
     for (let j = Math.max(0, i - MENU_REACH); j <= Math.min(lines.length - 1, i + MENU_REACH); j++) {
-      if (j !== i && testRow(option, lines[j]!) && !testRow(cursor, lines[j]!) && ++found >= need) return { index: i, line: lines[i]! };
+      if (j !== i && testRow(option, lines[j]!, j) && !testRow(cursor, lines[j]!, j) && ++found >= need) return { index: i, line: lines[i]! };
     }
   }
   return null;
