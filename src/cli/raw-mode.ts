@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { fstatSync } from 'node:fs';
 import type { ReadStream } from 'node:tty';
+import { restoreOnExit } from './restore-on-exit.js';
 
 /** fds of the wrapper's own stdin and stdout. */
 const STDIN_FD = 0;
@@ -12,23 +13,14 @@ const STDOUT_FD = 1;
 export function enterRawMode(stdin: ReadStream): () => void {
   stdin.setRawMode(true);
   disableOutputProcessing();
-  let restored = false;
-  const restore = (): void => {
-    if (restored) return;
-    restored = true;
-    process.off('exit', restore);
-    process.off('uncaughtExceptionMonitor', restore);
+  return restoreOnExit(() => {
     try {
       // libuv puts back the settings it saved before raw mode, output processing included.
       stdin.setRawMode(false);
     } catch {
       // the terminal is already gone (hangup): nothing left to restore
     }
-  };
-  process.on('exit', restore);
-  // 'exit' does not run on an uncaught error; the monitor hook does, before node prints it and dies.
-  process.on('uncaughtExceptionMonitor', restore);
-  return restore;
+  });
 }
 
 /**

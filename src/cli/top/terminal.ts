@@ -4,6 +4,7 @@
 // shown, alternate screen left. Written synchronously, because an 'exit' handler cannot wait for a stream.
 import { writeSync } from 'node:fs';
 import type { ReadStream, WriteStream } from 'node:tty';
+import { restoreOnExit } from '../restore-on-exit.js';
 
 const ENTER = '\x1b[?1049h\x1b[?25l\x1b[?7l\x1b[?2004h\x1b[H\x1b[2J';
 const LEAVE = '\x1b[?2004l\x1b[?7h\x1b[0m\x1b[?25h\x1b[?1049l';
@@ -19,12 +20,7 @@ export function holdTerminal(stdin: ReadStream, stdout: WriteStream): TerminalSe
   const fd = (stdout as unknown as { fd?: number }).fd ?? 1;
   stdin.setRawMode(true);
   writeSync(fd, ENTER);
-  let restored = false;
-  const restore = (): void => {
-    if (restored) return;
-    restored = true;
-    process.off('exit', restore);
-    process.off('uncaughtExceptionMonitor', restore);
+  const restore = restoreOnExit(() => {
     for (const s of Object.keys(SIGNAL_EXIT) as NodeJS.Signals[]) process.off(s, onSignal);
     try {
       writeSync(fd, LEAVE);
@@ -37,15 +33,12 @@ export function holdTerminal(stdin: ReadStream, stdout: WriteStream): TerminalSe
       // same
     }
     stdin.pause();
-  };
+  });
   const onSignal = (sig: NodeJS.Signals): void => {
     restore();
     process.exit(SIGNAL_EXIT[sig] ?? 1);
   };
-  process.on('exit', restore);
-  // An uncaught error: the monitor runs before node prints it, so the error lands on the normal screen (whatever
-  // order node gives 'exit' and the printing).
-  process.on('uncaughtExceptionMonitor', restore);
+  // An uncaught error: restoreOnExit's monitor runs before node prints it, so the error lands on the normal screen.
   for (const s of Object.keys(SIGNAL_EXIT) as NodeJS.Signals[]) process.on(s, onSignal);
   return { restore };
 }
