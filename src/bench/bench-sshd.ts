@@ -26,24 +26,8 @@ export class BenchSshd {
   }
 
   static async start(dir: string): Promise<BenchSshd> {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
     const s = new BenchSshd(dir, await freePort());
-    const hostKey = join(dir, 'host_ed25519');
-    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', hostKey]);
-    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', s.key]);
-    writeFileSync(join(dir, 'authorized_keys'), readFileSync(`${s.key}.pub`), { mode: 0o600 });
-    const config = join(dir, 'sshd_config');
-    writeFileSync(
-      config,
-      [`Port ${s.port}`, 'ListenAddress 127.0.0.1', `HostKey ${hostKey}`, `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`, `PidFile ${join(dir, 'sshd.pid')}`, 'StrictModes no', 'PasswordAuthentication no', 'UsePAM no', 'PermitRootLogin prohibit-password', 'LogLevel ERROR'].join('\n') + '\n',
-    );
-    writeFileSync(s.knownHosts, `[127.0.0.1]:${s.port} ${readFileSync(`${hostKey}.pub`, 'utf8').trim().split(' ').slice(0, 2).join(' ')}\n`);
-    // sshd wants its privilege-separation folder; only root can make it (a non-root sshd runs without it).
-    try {
-      mkdirSync('/run/sshd', { recursive: true });
-    } catch {
-      // not root: sshd runs unprivileged on its high port
-    }
+    const { config } = writeSshdFiles(dir, s.port);
     s.proc = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: 'ignore' });
     const deadline = Date.now() + LISTEN_TIMEOUT_MS;
     while (!(await accepts(s.port))) {
@@ -67,7 +51,47 @@ export class BenchSshd {
   }
 }
 
-function freePort(): Promise<number> {
+/** Keys, authorized_keys, an sshd_config for 127.0.0.1:`port` and a known_hosts (empty unless `know`: an unknown
+ * host) in `dir`; also the tests' server (tests/helpers/ssh-server.ts). Paths by the names BenchSshd reads. */
+export function writeSshdFiles(dir: string, port: number, know = true): { key: string; knownHosts: string; config: string } {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const key = join(dir, 'id_ed25519');
+  const knownHosts = join(dir, 'known_hosts');
+  const config = join(dir, 'sshd_config');
+  const hostKey = join(dir, 'host_ed25519');
+  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', hostKey]);
+  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', key]);
+  writeFileSync(join(dir, 'authorized_keys'), readFileSync(`${key}.pub`), { mode: 0o600 });
+  const options = [
+    `Port ${port}`,
+    'ListenAddress 127.0.0.1',
+    `HostKey ${hostKey}`,
+    `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
+    `PidFile ${join(dir, 'sshd.pid')}`,
+    'StrictModes no',
+    'PasswordAuthentication no',
+    'KbdInteractiveAuthentication no',
+    'PubkeyAuthentication yes',
+    'PermitRootLogin prohibit-password',
+    'UsePAM no',
+    'PrintMotd no',
+    'AllowAgentForwarding no',
+    'X11Forwarding no',
+    'LogLevel ERROR',
+  ];
+  writeFileSync(config, options.join('\n') + '\n');
+  const hostPub = readFileSync(`${hostKey}.pub`, 'utf8').trim().split(' ').slice(0, 2).join(' ');
+  writeFileSync(knownHosts, know ? `[127.0.0.1]:${port} ${hostPub}\n` : '');
+  // sshd wants its privilege-separation folder; only root can make it (a non-root sshd runs without it).
+  try {
+    mkdirSync('/run/sshd', { recursive: true });
+  } catch {
+    // not root: sshd runs unprivileged on its high port
+  }
+  return { key, knownHosts, config };
+}
+
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);

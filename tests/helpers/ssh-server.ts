@@ -3,10 +3,10 @@
 // daemon reaches it through `ssh_command` (`ssh -F /dev/null -o UserKnownHostsFile=… -i key -p PORT`), so the
 // person's own ssh config and keys are never read or touched.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
+import { freePort, writeSshdFiles } from '../../src/bench/bench-sshd.js';
 
 export const SSHD = '/usr/sbin/sshd';
 
@@ -16,18 +16,6 @@ export function sshMissing(): string | null {
     if (!existsSync(bin)) return `${bin} is missing (make test installs openssh-server and openssh-client when run as root)`;
   }
   return null;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 export class TestSshd {
@@ -46,40 +34,8 @@ export class TestSshd {
 
   /** Keys, config and the server; `know` false leaves known_hosts empty (an unknown host). */
   static async start(dir: string, know = true): Promise<TestSshd> {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
     const s = new TestSshd(dir, await freePort());
-    const hostKey = join(dir, 'host_ed25519');
-    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', hostKey]);
-    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', s.key]);
-    writeFileSync(join(dir, 'authorized_keys'), readFileSync(`${s.key}.pub`), { mode: 0o600 });
-    writeFileSync(
-      s.config,
-      [
-        `Port ${s.port}`,
-        'ListenAddress 127.0.0.1',
-        `HostKey ${hostKey}`,
-        `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
-        `PidFile ${join(dir, 'sshd.pid')}`,
-        'StrictModes no',
-        'PasswordAuthentication no',
-        'KbdInteractiveAuthentication no',
-        'PubkeyAuthentication yes',
-        'PermitRootLogin prohibit-password',
-        'UsePAM no',
-        'PrintMotd no',
-        'AllowAgentForwarding no',
-        'X11Forwarding no',
-        'LogLevel ERROR',
-      ].join('\n') + '\n',
-    );
-    const hostPub = readFileSync(`${hostKey}.pub`, 'utf8').trim().split(' ').slice(0, 2).join(' ');
-    writeFileSync(s.knownHosts, know ? `[127.0.0.1]:${s.port} ${hostPub}\n` : '');
-    // sshd wants its privilege-separation folder; only root can make it (a non-root sshd runs without it).
-    try {
-      mkdirSync('/run/sshd', { recursive: true });
-    } catch {
-      // not root: sshd runs unprivileged on its high port
-    }
+    writeSshdFiles(dir, s.port, know);
     await s.resume();
     return s;
   }
