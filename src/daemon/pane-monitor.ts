@@ -312,7 +312,7 @@ export class PaneMonitor {
         // Enter, Esc, Ctrl-C and friends end or start turns: read the screen as it was just before them, and
         // read it promptly afterwards. Plain typing only echoes: it waits for the ordinary coalescing.
         const control = CONTROL_KEYS.test(ev.data);
-        this.queue.noteInput(ev.t, control, SUBMIT_KEYS.test(ev.data));
+        this.queue.noteInput(ev.t, control, SUBMIT_KEYS.test(ev.data), ev.data);
         if (control) {
           this.maybeTake(ev.t, true);
           this.queue.releaseWindow();

@@ -67,6 +67,9 @@ export class PaneChangeQueue {
   private echoOnly = true;
   /** The last key typed submitted a line (Enter): its echo is the line break alone. */
   private submitted = false;
+  /** Printable characters of a line typed whole with its Enter (a paste, scripted input) not echoed yet: the
+   * program echoes them after the Enter, and that echo is not its work. */
+  private echoLeft = 0;
   private keystrokeTail = false;
   private selfDriven = false;
   private lastTakeAt = -Infinity;
@@ -100,18 +103,22 @@ export class PaneChangeQueue {
     // The scan for printable characters is skipped when nothing below would read it (most writes of a stream hold
     // a newline and come long after any key).
     const needPrintable = nl === 0 || (this.submitted && this.echoOnly);
-    const printable = needPrintable ? printableChars(data, KEYSTROKE_MAX_CHARS + 1) : 0;
-    if (this.submitted && printable > 0) this.echoOnly = false;
+    const printable = needPrintable ? printableChars(data, KEYSTROKE_MAX_CHARS + 1 + this.echoLeft) : 0;
+    const echoed = this.submitted ? Math.min(this.echoLeft, printable) : 0;
+    this.echoLeft -= echoed;
+    if (this.submitted && printable > echoed) this.echoOnly = false;
     // (a write of escape sequences alone, a colour reset or a mode switch, says nothing either way)
     if (nl > 0 || printable > KEYSTROKE_MAX_CHARS) this.keystrokeTail = false;
     else if (printable > 0) this.keystrokeTail = true;
     if (t - this.lastInputAt > this.timing.key_response_s) this.selfDriven = true;
   }
 
-  /** Keys typed: their echo is not work; a control key (Enter, Esc…) also makes the next reads prompt. */
-  noteInput(t: number, control = true, submit = false): void {
+  /** Keys typed: their echo is not work; a control key (Enter, Esc…) also makes the next reads prompt. `keys`: what
+   * was typed, when it submitted a line (the line's own characters, typed in the same write, are echoed after it). */
+  noteInput(t: number, control = true, submit = false, keys = ''): void {
     this.lastInputAt = t;
     this.submitted = submit;
+    this.echoLeft = submit ? printableChars(lastLine(keys), Infinity) : 0;
     if (control) this.noteEvent(t);
   }
 
@@ -240,6 +247,14 @@ function printableChars(data: string | Uint8Array, max: number): number {
     if (c >= 0x20 && c !== 0x7f) n++;
   }
   return n;
+}
+
+/** The line a write of keys submitted: what it typed between its last two line breaks (or before the last one). */
+function lastLine(keys: string): string {
+  const end = Math.max(keys.lastIndexOf('\r'), keys.lastIndexOf('\n'));
+  if (end <= 0) return '';
+  const start = Math.max(keys.lastIndexOf('\r', end - 1), keys.lastIndexOf('\n', end - 1)) + 1;
+  return keys.slice(start, end);
 }
 
 function countNewlines(data: string | Uint8Array): number {

@@ -173,6 +173,23 @@ describe('PaneChangeQueue', () => {
     expect(work.meaningful).toBe(true);
   });
 
+  it('a line typed whole with its Enter (a paste, scripted input): its echo after the Enter is not work; more is', () => {
+    const q = new PaneChangeQueue(cfg.thresholds);
+    q.noteInput(1.0, true, true, 'sleep 1; echo ok\n');
+    q.noteOutput(1.01, '\x1b[1msleep 1; echo ok\x1b[0m'); // the echo, as a line editor draws it
+    const echo = q.take(1.02, snap(['$ sleep 1; echo ok']));
+    expect(echo.echoOnly).toBe(true);
+    expect(echo.meaningful).toBe(false);
+    q.noteOutput(1.03, '\r\n');
+    expect(q.take(1.04, snap(['$ sleep 1; echo ok', ''], 1)).echoOnly).toBe(true);
+    q.noteOutput(1.05, 'ok\r\n');
+    expect(q.take(1.06, snap(['$ sleep 1; echo ok', 'ok', ''], 2)).echoOnly).toBe(false);
+    // Only the submitted line is echo: typed one key at a time, the Enter's write holds no line.
+    q.noteInput(2.0, true, true, '\r');
+    q.noteOutput(2.01, 'ok');
+    expect(q.take(2.02, snap(['ok'])).echoOnly).toBe(false);
+  });
+
   it('output within key_response_s of a key answers it; later output the program made by itself', () => {
     const q = new PaneChangeQueue(cfg.thresholds);
     q.noteInput(1.0);
