@@ -4,14 +4,17 @@
 //
 // Two ways to feed it: `queued` is xterm's plain write() of each recorded chunk (a write that finds the queue empty
 // is parsed on a later timer turn): the bare parser of every ratio the bench has reported. `immediate` feeds it
-// exactly as a replayed pane's screen is fed: chunks of one frame merged as ReplaySource merges them, each parsed at
-// once, in MAX_WRITE_PIECE pieces (src/screen/pane-screen.ts), so the pipeline's ratio against it is what the
-// pipeline's own work costs, with no difference in how xterm is fed.
+// exactly as a replayed pane's screen is fed: chunks of one frame merged as ReplaySource merges them, handed over by a
+// WritePump (src/screen/write-pump.ts: MAX_WRITE_PIECE pieces, each parsed at once, the thread yielded between
+// pieces once a parse slice is spent), so the pipeline's ratio against it is what the pipeline's own work costs,
+// with no difference in how xterm is fed.
 import xtermHeadless from '@xterm/headless';
 import type { Terminal as XTerminal } from '@xterm/headless';
 import type { Cast } from '../attach/asciicast.js';
 import { WRITE_HIGH_WATER } from '../daemon/pane-monitor.js';
-import { MAX_WRITE_PIECE, SCREEN_SCROLLBACK_LINES } from '../screen/pane-screen.js';
+import { SCREEN_SCROLLBACK_LINES } from '../screen/pane-screen.js';
+import { WritePump } from '../screen/write-pump.js';
+import { ParseBudget } from '../screen/parse-budget.js';
 import { MAX_MERGED_CHARS, SAME_FRAME_S } from '../attach/replay-source.js';
 import type { Workload } from './workload.js';
 
@@ -29,6 +32,7 @@ async function parseBare(cast: Cast, feed: BareFeed): Promise<void> {
   const term: XTerminal = new Terminal({ cols: cast.header.width, rows: cast.header.height, scrollback: SCREEN_SCROLLBACK_LINES, allowProposedApi: true });
   // The switch a pane's screen throws (PaneScreen.parseAtOnce).
   const userInput = (term as unknown as { _core: { _writeBuffer: { handleUserInput(): void } } })._core._writeBuffer;
+  const pump = feed === 'immediate' ? new WritePump(term, () => userInput.handleUserInput(), new ParseBudget()) : null;
   let pending = 0;
   let resume: (() => void) | null = null;
   const events = cast.events;
@@ -50,16 +54,14 @@ async function parseBare(cast: Cast, feed: BareFeed): Promise<void> {
           r();
         }
       };
-      if (feed === 'immediate') userInput.handleUserInput();
-      if (feed === 'queued' || size <= MAX_WRITE_PIECE) term.write(data, done);
-      else for (let k = 0; k < size; k += MAX_WRITE_PIECE) term.write(data.slice(k, k + MAX_WRITE_PIECE), k + MAX_WRITE_PIECE >= size ? done : undefined);
+      if (pump) pump.write(data, done);
+      else term.write(data, done);
       if (pending > WRITE_HIGH_WATER) await new Promise<void>((r) => (resume = r));
     } else if (e.code === 'r') {
       const m = RESIZE.exec(e.data.trim());
-      if (m) term.write('', () => term.resize(Number(m[1]), Number(m[2])));
+      if (m) (pump ?? term).write('', () => term.resize(Number(m[1]), Number(m[2])));
     }
   }
-  if (feed === 'immediate') userInput.handleUserInput(); // the pane's flush() takes the same path
-  await new Promise<void>((r) => term.write('', r));
+  await new Promise<void>((r) => (pump ?? term).write('', r)); // the pane's flush() takes the same path
   term.dispose();
 }

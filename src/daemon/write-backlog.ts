@@ -1,10 +1,13 @@
 // Back-pressure on a pane's terminal write queue: a feeder (a replay, a link with a fast sender) waits once too
 // many bytes or events are queued, and is woken when the terminal has caught up below half of either bound.
 
-/** Bytes queued in the terminal beyond which a feeder should wait for drain() (xterm drops data past 50 MB). */
-export const WRITE_HIGH_WATER = 4 << 20;
+/** Bytes queued in the terminal beyond which a feeder should wait for drain(): a few parse slices' worth, enough to
+ * keep the parser busy (xterm drops data past 50 MB); a replay running further ahead only holds its chunks through
+ * young-generation collections (with 4 MB ahead the bench's 64 MiB replays peaked at 590 MB of heap, with 1 MB
+ * at 280 MB). */
+export const WRITE_HIGH_WATER = 1 << 20;
 /** Events queued beyond which a feeder should wait too (a flood of one-byte events is cheap in bytes only). */
-export const MAX_QUEUED_EVENTS = 10_000;
+export const MAX_QUEUED_EVENTS = 2_000;
 
 export class WriteBacklog {
   /** Bytes handed to the terminal and not parsed yet. */

@@ -4,7 +4,7 @@
 // RIS `ESC c` 3.8 ms, DECIC/DECDC 1.8 ms, RI at the top 14 µs; the looping CSIs (clamped to the pane, see
 // csi-clamp.ts) up to 15 ms. A 4 KB write of `ESC[2J` alone was 2 s of parsing with no chance for I/O.
 // Everything else costs at most a few µs per byte (line feeds scrolling 1000 columns: 2.3 µs) and is bounded by
-// cutting writes (MAX_WRITE_PIECE in pane-screen.ts).
+// cutting writes (MAX_WRITE_PIECE in write-pump.ts).
 import type { IDisposable } from '@xterm/headless';
 import type { ParseBudget } from './parse-budget.js';
 import type { CsiParams } from './csi-clamp.js';

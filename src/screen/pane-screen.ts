@@ -10,15 +10,14 @@ import { sharedParseBudget, type ParseBudget } from './parse-budget.js';
 import { yieldOnCostly, type CoreHandlers } from './costly-sequences.js';
 import { capPayloads } from './payload-cap.js';
 import { coreBuffer, RowText, type CoreBuffer } from './row-text.js';
+import { WritePump } from './write-pump.js';
+
+export { MAX_WRITE_PIECE } from './write-pump.js';
 
 const { Terminal } = xtermHeadless;
 
 /** Scrollback kept per pane: enough for context in `screen` views, small enough for 100 panes. */
 export const SCREEN_SCROLLBACK_LINES = 1000;
-/** Characters handed to xterm in one write(): it yields the thread only between writes (after 12 ms), and 4 K of
- * the costliest bytes no handler checks (printing in insert mode or line feeds on a 1000-column pane, 2-3.5 µs a
- * character) parse in about 10 ms. */
-export const MAX_WRITE_PIECE = 4 << 10;
 /** Titles longer than this are cut: a title is shown and compared often, and a program may set megabytes. */
 export const MAX_TITLE_CHARS = 512;
 
@@ -58,6 +57,7 @@ export class PaneScreen {
   private readonly budget: ParseBudget;
   /** xterm's write buffer, when reachable: see parseAtOnce(). */
   private readonly userInputSwitch: { handleUserInput(): void } | null;
+  private readonly pump: WritePump;
 
   constructor(opts: PaneScreenOptions) {
     this.budget = opts.budget ?? sharedParseBudget;
@@ -73,6 +73,7 @@ export class PaneScreen {
     this.tracksDirtyRows = this.hookDirtyRows();
     const wb = (this.term as unknown as { _core?: { _writeBuffer?: { handleUserInput?: unknown } } })._core?._writeBuffer;
     this.userInputSwitch = typeof wb?.handleUserInput === 'function' ? (wb as { handleUserInput(): void }) : null;
+    this.pump = new WritePump(this.term, () => this.parseAtOnce(), this.budget);
     this.clampsInParser = this.clampInParser();
     const p = this.term.parser;
     const osc = (ident: number, parse: (d: string) => InBandSignal | null) =>
@@ -184,20 +185,14 @@ export class PaneScreen {
   write(data: string | Uint8Array, done?: () => void): void {
     const text = typeof data === 'string' ? data : (this.decoder ??= new TextDecoder('utf-8')).decode(data, { stream: true });
     const out = !text.length ? text : this.clampsInParser ? this.clamp.hold(text) : this.clamp.filter(text, this.term);
-    this.parseAtOnce();
-    if (out.length <= MAX_WRITE_PIECE) return this.term.write(out, done);
-    // xterm checks the time only between writes: in pieces, a long chunk lets the event loop in every 12 ms.
-    for (let i = 0; i < out.length; i += MAX_WRITE_PIECE) {
-      const end = i + MAX_WRITE_PIECE;
-      this.term.write(out.slice(i, end), end >= out.length ? done : undefined);
-    }
+    this.pump.write(out, done);
   }
 
   /**
    * xterm parses a write that finds its queue empty only on a later timer turn, unless the person just typed (its
    * "user input" path parses at once). Taking that path for every chunk spares a timer hop (>= 1 ms) per chunk and
    * keeps xterm's queue short: a replay of thousands of chunks ran 25% faster, with byte-identical transitions.
-   * Long chunks still yield: only the first MAX_WRITE_PIECE parses at once, the rest in xterm's 12 ms slices.
+   * WritePump hands over one piece at a time and yields between them, so xterm's queue never holds more than one.
    * The write buffer's own switch when reachable (internal API, pinned @xterm/headless 5.5); else the public
    * `input('', true)`, which sends nothing anywhere (no one listens to this headless terminal's onData) but logs
    * and fires an event per call.
@@ -302,6 +297,7 @@ export class PaneScreen {
 
   dispose(): void {
     for (const d of this.disposables.splice(0)) d.dispose();
+    this.pump.dispose();
     this.term.dispose();
   }
 

@@ -3,10 +3,12 @@
 // switches on a 1000x1000 pane) held the daemon — every pane, the API, the dashboard — until it was all parsed.
 // The screen calls check() in its handlers of those sequences; once parsing has held the thread for SLICE_MS in
 // this event-loop turn, check() returns a Promise, which pauses xterm's parser (internal support of @xterm/headless
-// 5.5: its parse stack resumes where it stopped), resolved after the event loop has served I/O and timers.
+// 5.5: its parse stack resumes where it stopped), resolved after the event loop has served I/O and timers. Between
+// writes, WritePump asks spent() and yields the same way.
 
-/** How long the parsing of all panes together may hold the thread before an expensive sequence yields: well under
- * the 100 ms an API call or another pane may wait, with room for xterm's own 12 ms write slice and one sequence. */
+/** How long the parsing of all panes together may hold the thread before the next write or expensive sequence
+ * yields: well under the 100 ms an API call or another pane may wait, with room for one write piece and one
+ * sequence. */
 export const PARSE_SLICE_MS = 8;
 
 export interface ParseBudgetOptions {
@@ -30,7 +32,11 @@ export class ParseBudget {
 
   /** false: go on parsing. A Promise: pause until the event loop has gone round (it resolves to false, so
    * xterm's own handler of the sequence runs next). */
-  readonly check = (): false | Promise<boolean> => {
+  readonly check = (): false | Promise<boolean> => (this.spent() ? new Promise<boolean>((resolve) => setImmediate(resolve, false)) : false);
+
+  /** Whether parsing has held the thread for the slice in this event-loop turn (opening a slice if none is open):
+   * checked between writes (WritePump), which then yield. */
+  spent(): boolean {
     const now = this.now();
     if (this.sliceStart < 0) {
       this.sliceStart = now;
@@ -39,8 +45,8 @@ export class ParseBudget {
     }
     if (now - this.sliceStart < this.sliceMs) return false;
     this.yields++;
-    return new Promise<boolean>((resolve) => setImmediate(resolve, false));
-  };
+    return true;
+  }
 
   private readonly endSlice = (): void => {
     this.sliceStart = -1;

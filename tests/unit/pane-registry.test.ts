@@ -172,8 +172,9 @@ describe('pane registry', () => {
       reg.open({ ...shellPane(), command: 'make test' });
       reg.feed('p1', { kind: 'command', phase: 'executed' });
       await r.feed.transitionTo('p1', 'RUNNING', 0);
-      // Longer than one write piece: xterm parses the rest on a later turn, so the events behind it wait.
-      reg.feed('p1', { kind: 'output', data: `${'compiling…\r\n'.repeat(1000)}make: *** [test] Error 2\r\n` });
+      // Far longer than one parse slice (1.2 MB, tens of ms): the rest is parsed on later turns, so the events
+      // behind it wait.
+      reg.feed('p1', { kind: 'output', data: `${'compiling…\r\n'.repeat(100_000)}make: *** [test] Error 2\r\n` });
       reg.feed('p1', { kind: 'command', phase: 'finished', exitCode: 2 });
       reg.feed('p1', { kind: 'exit', code: 2 });
       // The link closes as soon as the wrapper's last message is sent: the events may not be parsed yet.

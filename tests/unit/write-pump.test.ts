@@ -1,0 +1,122 @@
+// WritePump hands a real @xterm/headless its writes a piece at a time, each parsed at once, and yields the thread
+// with setImmediate between pieces once the parse slice is spent: nothing ever waits in xterm's timer-driven queue.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import xtermHeadless from '@xterm/headless';
+import type { Terminal as XTerminal } from '@xterm/headless';
+import { MAX_WRITE_PIECE, WritePump } from '../../src/screen/write-pump.js';
+import { ParseBudget } from '../../src/screen/parse-budget.js';
+
+const terms: XTerminal[] = [];
+afterEach(() => {
+  for (const t of terms.splice(0)) t.dispose();
+  vi.restoreAllMocks();
+});
+
+function pumpOf(budget = new ParseBudget()): { term: XTerminal; pump: WritePump } {
+  const term = new xtermHeadless.Terminal({ cols: 80, rows: 24, allowProposedApi: true });
+  terms.push(term);
+  const wb = (term as unknown as { _core: { _writeBuffer: { handleUserInput(): void } } })._core._writeBuffer;
+  return { term, pump: new WritePump(term, () => wb.handleUserInput(), budget) };
+}
+const row = (term: XTerminal, y: number) => term.buffer.active.getLine(term.buffer.active.viewportY + y)!.translateToString(true);
+const turn = () => new Promise((r) => setImmediate(r));
+
+describe('WritePump', () => {
+  it('parses a write at once, without a timer turn', () => {
+    const { term, pump } = pumpOf();
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    let parsed = false;
+    pump.write('hello\r\nworld', () => (parsed = true));
+    expect(parsed).toBe(true);
+    expect(row(term, 1)).toBe('world');
+    expect(timers).not.toHaveBeenCalled();
+  });
+
+  it('cuts a long write into pieces and runs its callback once, after the last', async () => {
+    const { term, pump } = pumpOf();
+    const spy = vi.spyOn(term, 'write');
+    const done = vi.fn();
+    pump.write('x'.repeat(MAX_WRITE_PIECE * 3 + 5), done);
+    await new Promise<void>((r) => pump.write('', r));
+    expect(spy.mock.calls.map((c) => (c[0] as string).length)).toEqual([MAX_WRITE_PIECE, MAX_WRITE_PIECE, MAX_WRITE_PIECE, 5, 0]);
+    expect(done).toHaveBeenCalledTimes(1);
+  });
+
+  it('yields between queued pieces once the slice is spent, and the event loop runs before the rest is parsed', async () => {
+    // A fake clock that moves 5 ms per look: the first piece goes at once, the next two fit a 10 ms slice.
+    let t = 0;
+    const budget = new ParseBudget({ sliceMs: 10, now: () => (t += 5) });
+    const { term, pump } = pumpOf(budget);
+    const written = vi.spyOn(term, 'write');
+    const order: string[] = [];
+    setImmediate(() => order.push('io'));
+    pump.write('x'.repeat(MAX_WRITE_PIECE * 5) + '\r\nend', () => order.push('parsed'));
+    expect(written).toHaveBeenCalledTimes(3);
+    expect(order).toEqual([]);
+    for (let i = 0; i < 6; i++) await turn();
+    expect(order).toEqual(['io', 'parsed']);
+    expect(written).toHaveBeenCalledTimes(6);
+    expect(row(term, term.buffer.active.cursorY)).toBe('end');
+    expect(budget.yields).toBeGreaterThan(0);
+  });
+
+  it('parses a write that finds nothing queued at once, even once the slice is spent', () => {
+    const budget = new ParseBudget({ sliceMs: 0 });
+    budget.spent(); // a slice open, and spent
+    expect(budget.spent()).toBe(true);
+    const { term, pump } = pumpOf(budget);
+    let parsed = false;
+    pump.write('now', () => (parsed = true));
+    expect(parsed).toBe(true);
+    expect(row(term, 0)).toBe('now');
+  });
+
+  it('keeps write order when a callback writes again', async () => {
+    // A slice of 0 ms: the long write's first piece goes at once, the second opens the turn's slice, the third
+    // waits for the next turn, and 'a' and 'b' wait behind it.
+    const budget = new ParseBudget({ sliceMs: 0 });
+    const { term, pump } = pumpOf(budget);
+    const order: string[] = [];
+    pump.write('-'.repeat(MAX_WRITE_PIECE * 2 + 1) + '\r\n');
+    pump.write('a', () => {
+      order.push('a');
+      pump.write('c', () => order.push('c'));
+    });
+    pump.write('b', () => order.push('b'));
+    expect(order).toEqual([]);
+    await new Promise<void>((r) => pump.write('', r));
+    expect(order).toEqual(['a', 'b']); // 'c' came after this flush
+    await new Promise<void>((r) => pump.write('', r));
+    expect(order).toEqual(['a', 'b', 'c']);
+    expect(row(term, term.buffer.active.cursorY)).toBe('abc');
+  });
+
+  it('goes on after a parse that paused on a costly sequence', async () => {
+    const budget = new ParseBudget({ sliceMs: 0 });
+    const { term, pump } = pumpOf(budget);
+    // A handler that pauses xterm's parser as the screen's costly-sequence handlers do (the public typing leaves out
+    // the Promise a handler may return; the parser honours it).
+    term.parser.registerCsiHandler({ final: 'J' }, () => budget.check() as boolean);
+    const order: string[] = [];
+    pump.write('\x1b[2J'.repeat(5) + 'first', () => order.push('first'));
+    pump.write('\r\nsecond', () => order.push('second'));
+    await new Promise<void>((r) => pump.write('', r));
+    expect(order).toEqual(['first', 'second']);
+    expect(row(term, 1)).toBe('second');
+    expect(budget.yields).toBeGreaterThan(2);
+  });
+
+  it('dispose runs the callbacks of pieces never parsed (a flush awaiting one does not hang)', async () => {
+    const budget = new ParseBudget({ sliceMs: 0 });
+    const { pump } = pumpOf(budget);
+    const done = vi.fn();
+    pump.write('a'.repeat(MAX_WRITE_PIECE * 2 + 1), () => {}); // its third piece waits for the next turn
+    pump.write('b', done);
+    pump.write('c', done);
+    expect(done).not.toHaveBeenCalled();
+    pump.dispose();
+    expect(done).toHaveBeenCalledTimes(2);
+    await turn();
+    expect(done).toHaveBeenCalledTimes(2);
+  });
+});
