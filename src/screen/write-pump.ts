@@ -1,8 +1,9 @@
 // Hands one xterm its writes a piece at a time, each parsed at once, and yields the thread between pieces once
 // parsing has held it for the shared slice (ParseBudget). xterm's own queue parses a write that finds it empty only
 // on a later timer turn, and yields every 12 ms with setTimeout, which Node clamps to at least 1 ms: a replay or a
-// flood parsed in xterm's slices sat idle about 1 ms in 13. Here nothing waits in xterm's queue, and a yield is a
-// setImmediate: the event loop serves I/O and timers, then parsing goes on at once.
+// flood parsed in xterm's slices sat idle about 1 ms in 13. Here nothing waits in xterm's queue: a write that finds
+// the pump empty is parsed at once, as before; queued pieces wait for a setImmediate once the slice is spent, so the
+// event loop serves I/O and timers, then parsing goes on without a clamped timer.
 import type { Terminal } from '@xterm/headless';
 import type { ParseBudget } from './parse-budget.js';
 
@@ -10,6 +11,7 @@ import type { ParseBudget } from './parse-budget.js';
  * bytes no handler checks (printing in insert mode or line feeds on a 1000-column pane, 2-3.5 µs a character) parse
  * in about 10 ms. */
 export const MAX_WRITE_PIECE = 4 << 10;
+
 interface Piece {
   text: string;
   done: (() => void) | undefined;
@@ -18,8 +20,8 @@ interface Piece {
 const INITIAL_RING = 16;
 
 export class WritePump {
-  /** Pieces not handed over yet: a ring (`size` of them from `head`), grown by doubling, so queueing allocates
-   * nothing once it has grown (a shift() or a copy per piece was most of what the queue made). */
+  /** Pieces not handed over yet: a ring (`size` of them from `head`), grown by doubling (no Array.shift() per
+   * piece, which moves the whole queue). */
   private ring: Array<Piece | undefined> = new Array<Piece | undefined>(INITIAL_RING);
   private head = 0;
   private size = 0;
