@@ -193,6 +193,7 @@ export class PaneScreen {
    * "user input" path parses at once). Taking that path for every chunk spares a timer hop (>= 1 ms) per chunk and
    * keeps xterm's queue short: a replay of thousands of chunks ran 25% faster, with byte-identical transitions.
    * WritePump hands over one piece at a time and yields between them, so xterm's queue never holds more than one.
+   * Only used when WritePump cannot reach xterm's parser to feed it directly (see write-pump.ts).
    * The write buffer's own switch when reachable (internal API, pinned @xterm/headless 5.5); else the public
    * `input('', true)`, which sends nothing anywhere (no one listens to this headless terminal's onData) but logs
    * and fires an event per call.

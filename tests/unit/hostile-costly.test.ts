@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import xtermHeadless from '@xterm/headless';
 import { PaneScreen, MAX_WRITE_PIECE } from '../../src/screen/pane-screen.js';
+import { xtermParser } from '../../src/screen/write-pump.js';
 import { ParseBudget } from '../../src/screen/parse-budget.js';
 import { clampRepeat, CsiClamp } from '../../src/screen/csi-clamp.js';
 import { MAX_SEQUENCE_PAYLOAD } from '../../src/screen/payload-cap.js';
@@ -111,7 +112,10 @@ describe('parsing yields the thread', () => {
 
   it('writes are cut into pieces xterm can yield between', async () => {
     const s = screen(80, 24);
-    const spy = vi.spyOn(s.term, 'write');
+    // The screen feeds xterm's parser directly (WritePump): each piece is one parse.
+    const parser = xtermParser(s.term);
+    expect(parser).not.toBeNull();
+    const spy = vi.spyOn(parser!, 'parse');
     await write(s, 'x'.repeat(MAX_WRITE_PIECE * 3 + 5));
     expect(spy).toHaveBeenCalledTimes(4);
     expect(Math.max(...spy.mock.calls.map((c) => (c[0] as string).length))).toBe(MAX_WRITE_PIECE);

@@ -1,9 +1,11 @@
 // WritePump hands a real @xterm/headless its writes a piece at a time, each parsed at once, and yields the thread
 // with setImmediate between pieces once the parse slice is spent: nothing ever waits in xterm's timer-driven queue.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+// Both ways of handing a piece over are held to it: straight to xterm's parser, and through term.write() (taken when
+// the parser is not reachable).
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import xtermHeadless from '@xterm/headless';
 import type { Terminal as XTerminal } from '@xterm/headless';
-import { MAX_WRITE_PIECE, WritePump } from '../../src/screen/write-pump.js';
+import { MAX_WRITE_PIECE, WritePump, xtermParser } from '../../src/screen/write-pump.js';
 import { ParseBudget } from '../../src/screen/parse-budget.js';
 
 const terms: XTerminal[] = [];
@@ -12,16 +14,29 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function pumpOf(budget = new ParseBudget()): { term: XTerminal; pump: WritePump } {
+type Way = 'parser' | 'term.write';
+let way: Way = 'parser';
+
+/** The pump under test, and the lengths of the pieces it has handed to xterm so far. */
+function pumpOf(budget = new ParseBudget()): { term: XTerminal; pump: WritePump; pieces: () => number[] } {
   const term = new xtermHeadless.Terminal({ cols: 80, rows: 24, allowProposedApi: true });
   terms.push(term);
   const wb = (term as unknown as { _core: { _writeBuffer: { handleUserInput(): void } } })._core._writeBuffer;
-  return { term, pump: new WritePump(term, () => wb.handleUserInput(), budget) };
+  const parser = way === 'parser' ? xtermParser(term) : null;
+  if (way === 'parser') expect(parser).not.toBeNull();
+  // A paused parse is resumed by a second call with the handler's answer: only first calls are pieces.
+  const spy = parser ? vi.spyOn(parser, 'parse') : vi.spyOn(term, 'write');
+  const pieces = () => spy.mock.calls.filter((c) => c[1] === undefined || typeof c[1] === 'function').map((c) => (c[0] as string).length);
+  return { term, pump: new WritePump(term, () => wb.handleUserInput(), budget, parser), pieces };
 }
 const row = (term: XTerminal, y: number) => term.buffer.active.getLine(term.buffer.active.viewportY + y)!.translateToString(true);
 const turn = () => new Promise((r) => setImmediate(r));
 
-describe('WritePump', () => {
+describe.each(['parser', 'term.write'] as const)('WritePump, pieces handed over by %s', (w) => {
+  beforeEach(() => {
+    way = w;
+  });
+
   it('parses a write at once, without a timer turn', () => {
     const { term, pump } = pumpOf();
     const timers = vi.spyOn(globalThis, 'setTimeout');
@@ -32,13 +47,19 @@ describe('WritePump', () => {
     expect(timers).not.toHaveBeenCalled();
   });
 
-  it('cuts a long write into pieces and runs its callback once, after the last', async () => {
+  it('uses xterm\'s write queue only when its parser is not reachable', async () => {
     const { term, pump } = pumpOf();
-    const spy = vi.spyOn(term, 'write');
+    const queued = vi.spyOn(term, 'write');
+    await new Promise<void>((r) => pump.write('a\x1b[2Jb'.repeat(3000), r));
+    expect(queued.mock.calls.length > 0).toBe(way === 'term.write');
+  });
+
+  it('cuts a long write into pieces and runs its callback once, after the last', async () => {
+    const { pump, pieces } = pumpOf();
     const done = vi.fn();
     pump.write('x'.repeat(MAX_WRITE_PIECE * 3 + 5), done);
     await new Promise<void>((r) => pump.write('', r));
-    expect(spy.mock.calls.map((c) => (c[0] as string).length)).toEqual([MAX_WRITE_PIECE, MAX_WRITE_PIECE, MAX_WRITE_PIECE, 5, 0]);
+    expect(pieces()).toEqual([MAX_WRITE_PIECE, MAX_WRITE_PIECE, MAX_WRITE_PIECE, 5, 0]);
     expect(done).toHaveBeenCalledTimes(1);
   });
 
@@ -46,16 +67,15 @@ describe('WritePump', () => {
     // A fake clock that moves 5 ms per look: the first piece goes at once, the next two fit a 10 ms slice.
     let t = 0;
     const budget = new ParseBudget({ sliceMs: 10, now: () => (t += 5) });
-    const { term, pump } = pumpOf(budget);
-    const written = vi.spyOn(term, 'write');
+    const { term, pump, pieces } = pumpOf(budget);
     const order: string[] = [];
     setImmediate(() => order.push('io'));
     pump.write('x'.repeat(MAX_WRITE_PIECE * 5) + '\r\nend', () => order.push('parsed'));
-    expect(written).toHaveBeenCalledTimes(3);
+    expect(pieces()).toHaveLength(3);
     expect(order).toEqual([]);
     for (let i = 0; i < 6; i++) await turn();
     expect(order).toEqual(['io', 'parsed']);
-    expect(written).toHaveBeenCalledTimes(6);
+    expect(pieces()).toHaveLength(6);
     expect(row(term, term.buffer.active.cursorY)).toBe('end');
     expect(budget.yields).toBeGreaterThan(0);
   });
