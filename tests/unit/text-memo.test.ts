@@ -35,4 +35,27 @@ describe('row scan memos', () => {
       expect(testRow(echo, rows[at]!, at)).toBe(echo.test(rows[at]!));
     }
   });
+
+  it('keep answering right when more patterns are in use than the shared row memo has bits for', () => {
+    // Each pattern made anew, as a config reload makes them: bits run out and are handed out again.
+    const rows = ['a1', 'b22', 'c333', '', 'a1 b22', 'zzz'];
+    for (let round = 0; round < 3; round++) {
+      const patterns = Array.from({ length: 70 }, (_, k) => new RegExp(['a', 'b', 'c', '\\d{2}', '^z', ' '][k % 6]! + `|q{${k + 1}}`, 'u'));
+      for (let pass = 0; pass < 2; pass++) {
+        for (const re of patterns) for (const [i, row] of rows.entries()) expect(testRow(re, row, i)).toBe(re.test(row));
+      }
+    }
+  });
+
+  it('answer right for more distinct rows than the memo has room for, however they share its slots', () => {
+    const re = /^row \d*7\b/u;
+    const other = /5$/u;
+    const rows = Array.from({ length: 5000 }, (_, i) => `row ${i}`);
+    for (let pass = 0; pass < 2; pass++) {
+      for (const [i, row] of rows.entries()) {
+        expect(testRow(re, row)).toBe(re.test(row));
+        expect(testRow(other, rows[(i * 7919) % rows.length]!)).toBe(other.test(rows[(i * 7919) % rows.length]!));
+      }
+    }
+  });
 });
