@@ -78,8 +78,8 @@ function plainRowHash(line: string): number {
   return h >>> 0;
 }
 
-/** The characters String.prototype.trimStart removes (ECMAScript WhiteSpace and LineTerminator). */
-function isBlank(c: number): boolean {
+/** The characters String.prototype.trimStart removes (ECMAScript WhiteSpace and LineTerminator: a regex's \s). */
+export function isBlank(c: number): boolean {
   if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) return true;
   if (c < 0xa0) return false;
   return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;

@@ -22,6 +22,9 @@ export class ParseBudget {
   private readonly now: () => number;
   /** When the first checked sequence of this turn ran; -1 outside a slice. */
   private sliceStart = -1;
+  /** This turn's slice is spent: every later ask in the turn gets true without reading the clock (a replay asks
+   * tens of thousands of times per turn while its feeder runs ahead of a yielded pump). */
+  private exhausted = false;
   /** Times parsing was paused, for tests and metrics. */
   yields = 0;
 
@@ -37,6 +40,10 @@ export class ParseBudget {
   /** Whether parsing has held the thread for the slice in this event-loop turn (opening a slice if none is open):
    * checked between writes (WritePump), which then yield. */
   spent(): boolean {
+    if (this.exhausted) {
+      this.yields++;
+      return true;
+    }
     const now = this.now();
     if (this.sliceStart < 0) {
       this.sliceStart = now;
@@ -44,12 +51,14 @@ export class ParseBudget {
       return false;
     }
     if (now - this.sliceStart < this.sliceMs) return false;
+    this.exhausted = true;
     this.yields++;
     return true;
   }
 
   private readonly endSlice = (): void => {
     this.sliceStart = -1;
+    this.exhausted = false;
   };
 }
 
