@@ -7,7 +7,7 @@
 //
 // When xterm's parser is reachable, a piece goes to it straight (XtermParser), not through term.write(): xterm's write
 // queue, fed one piece at a time, read the clock twice, dropped and regrew its two arrays and fired an event for
-// each piece, which was a third of what the pipeline spent on a write.
+// each piece (on the bench's synthetic session the pump's allocations per 16 MiB went from 17.5 MB to 3 MB).
 import type { Terminal } from '@xterm/headless';
 import type { ParseBudget } from './parse-budget.js';
 
