@@ -54,6 +54,9 @@ async function setup(allowTyping: boolean, how: 'config' | 'cli' = 'config') {
   const id = `box:${theirs.id}`;
   const onHub = () => hub.get<PaneView>(`/api/panes/${encodeURIComponent(id)}`);
   const onPeer = () => peer.get<PaneView>(`/api/panes/${encodeURIComponent(theirs.id)}`);
+  // The hub learns of the peer's panes on its first sync with it, a moment after it starts: until then the pane is a
+  // 404 there, which the tests' probes would take for an answer.
+  await until('the pane on the hub', async () => (await hub.get<PaneView[]>('/api/panes')).some((p) => p.id === id), diag);
   const post = async (what: string, body: unknown) => {
     const r = await fetch(`${hub.url}/api/panes/${encodeURIComponent(id)}/${what}`, {
       method: 'POST',
