@@ -14,7 +14,7 @@
 import type { InBandSignal } from '../screen/types.js';
 import type { Phase } from './time-windows.js';
 
-export type MarkRefusal = 'forged_mark' | 'mark_out_of_order';
+export type MarkRefusal = 'forged_mark' | 'mark_out_of_order' | 'mark_in_agent';
 /** null: believe the mark. 'inert': it counts for the order but does nothing (a prompt mark from a shell that has
  * marked nothing yet, arriving while the pane reads a turn as open: the turn's own output may hold it; a real
  * shell's C from that prompt makes its marks count again). Otherwise: ignore it, for this reason. */
@@ -25,6 +25,11 @@ export interface PaneNow {
   phase: Phase;
   /** A turn is open: running or waiting, or a prompt was submitted (Enter) and its turn has not ended. */
   turnOpen: boolean;
+  /** The program at the cursor is no shell at its prompt: an agent (a profile or the generic tier reads it), a TUI
+   * on the main screen (rows below the cursor: an input box and its footer), or, where keys are seen, a command
+   * would start with no Enter typed since the prompt. Some agents wrap each message block in A B C D;0: inside an
+   * agent's TUI a mark is at most a hint, never a command's start or end. */
+  notShell: boolean;
 }
 
 /** Where the shell's marks have it: before any prompt mark, at its prompt (A), reading the command line (B),
@@ -56,7 +61,14 @@ export class MarkGate {
         if (s.protocol === 'run') return null; // the wrapper saw its own program start and end: no bytes involved
         if (this.nonce !== null && s.nonce !== this.nonce) return 'forged_mark';
         if (this.nonce !== null) return this.shellTake(s.kind, false);
-        return this.shellOrder(s.kind) ?? this.shellTake(s.kind, this.inert(s.kind, pane));
+        const order = this.shellOrder(s.kind);
+        if (order) return order;
+        // Followed for the order (the shell's own marks after the agent exits still make sense), believed not.
+        if (pane.notShell) {
+          this.follow(s.kind);
+          return 'mark_in_agent';
+        }
+        return this.shellTake(s.kind, this.inert(s.kind, pane));
       }
       case 'agent-state': {
         const refusal = this.agentOrder(s.state, pane.phase);
@@ -105,16 +117,16 @@ export class MarkGate {
       return 'inert';
     }
     this.shellIntegration = true;
-    if (kind === 'prompt-start') {
-      this.shell = 'prompt';
-    } else if (kind === 'command-input') {
-      this.shell = 'input';
-    } else if (kind === 'command-executed') {
-      this.shell = 'running';
-    } else if (kind === 'command-finished') {
-      this.shell = 'ended';
-    }
+    this.follow(kind);
     return null;
+  }
+
+  /** Where a mark leaves the shell's order. */
+  private follow(kind: ShellMark): void {
+    if (kind === 'prompt-start') this.shell = 'prompt';
+    else if (kind === 'command-input') this.shell = 'input';
+    else if (kind === 'command-executed') this.shell = 'running';
+    else if (kind === 'command-finished') this.shell = 'ended';
   }
 
   private agentOrder(state: string, phase: Phase): MarkRefusal | null {

@@ -7,7 +7,7 @@
 // Completion is anchored to a turn: Enter arms an anchor, work must be seen after it, then an explicit marker or a
 // stability window (retracted by any change of the live edge) makes it DONE.
 import type { Classification, Signal, SignalType, Tier } from './types.js';
-import { clip } from './text.js';
+import { clip, testRow } from './text.js';
 import { genericWhileRunning } from './generic-heuristic.js';
 import { ANCHOR_RULE, PaneInputs } from './pane-inputs.js';
 
@@ -69,12 +69,14 @@ export class PaneAnalyzer extends PaneInputs {
       // Work right after a DONE with no key typed is a queued message's turn, which the agent started by itself.
       // An agent's TUI animates at start-up and on its own redraws too: with no prompt submitted, only its interrupt
       // hint says a turn runs (a tmux pane's only sign, where keys are not seen).
-      const unanchoredOk = !this.genericTui(this.snap) || cls.rule === 'generic.interrupt_hint';
+      // A program starting up (no turn yet) is working only by an interrupt hint, never by its start-up animation.
+      const hinted = cls.rule === 'generic.interrupt_hint' || this.cfg.patterns.generic.interrupt.some((re) => testRow(re, cls.line));
+      const unanchoredOk = (!this.genericTui(this.snap) && !this.startingUp()) || hinted;
       if (cls.verdict === 'working' && (this.anchor !== null || this.followUp.justDone(t, this.state, this.cfg, this.prog.program) || (unanchoredOk && t - (this.workingSince ?? t) >= th.unanchored_screen_confirm_s))) {
         speak('run', cls.rule, cls.line);
       } else if (anchored && cls.verdict !== 'waiting' && cls.verdict !== 'resting') {
         speak('run', ANCHOR_RULE, clip(cls.line || this.cursorRow()), 3);
-      } else if (!anchored && cls.verdict === 'unknown' && (tier === 3 || !this.reader.bracketedPasteSeen) && !(this.prog.program === 'generic' && this.tui.drawing(t, this.genericTui(this.snap)))) {
+      } else if (!anchored && !this.startingUp() && cls.verdict === 'unknown' && (tier === 3 || !this.reader.bracketedPasteSeen) && !(this.prog.program === 'generic' && this.tui.drawing(t, this.genericTui(this.snap)))) {
         const latest = this.recentOutputGate(t);
         if (latest) speak('run', 'generic.newline_gate', latest, 3);
       }

@@ -2,7 +2,7 @@
 // the signals it sends (emit moves the state, suppress keeps the reason). How its inputs update these facts is
 // PaneInputs' (pane-inputs.ts), which extends this; the decisions made from them are PaneAnalyzer's. Pure.
 import type { Config, ProgramId } from '../config/config.js';
-import type { ScreenSnapshot } from '../screen/types.js';
+import type { InBandSignal, ScreenSnapshot } from '../screen/types.js';
 import type { PaneChange } from '../queue/pane-change-queue.js';
 import type { Classification, MachineState, Signal, SignalType, Suppressed, Tier } from './types.js';
 import { clip, testRow } from './text.js';
@@ -68,6 +68,10 @@ export abstract class PaneFacts implements Tier1Host {
   protected interruptSeen = false;
   protected stalled = false;
   protected lastIdleEmit = -Infinity;
+  /** A turn could have begun here: Enter armed an anchor, the pane ran or asked (a signal fired), or Tier 1 spoke.
+   * Until then the program is starting up, and its start-up screen (a logo, a warning line, a failed update check)
+   * is no turn: only evidence of work (Tier 1, an interrupt hint) makes it RUNNING, never the amount of output. */
+  private turnSeen = false;
   /** The signature of the classification last compared with the anchor's baseline. */
   protected signatureOf: { cls: Classification; signature: string } | null = null;
 
@@ -205,6 +209,7 @@ export abstract class PaneFacts implements Tier1Host {
 
   /** A prompt submitted: the verdict now is the baseline a later "ready" must differ from. */
   armAnchor(t: number): void {
+    this.turnSeen = true;
     const cls = this.snap ? this.reclassify(t) : null;
     this.anchor = { t, hash: this.hash, evidence: false, baseline: cls ? this.signature(cls) : '', moved: false, row: this.snap ? this.snap.baseY + this.snap.cursorY : undefined };
   }
@@ -264,6 +269,21 @@ export abstract class PaneFacts implements Tier1Host {
     return testRow(this.cfg.patterns.generic.tui_input, row.slice(0, snap.cursorX)) ? 'input_back' : true;
   }
 
+  /** A shell's mark cannot come from here now: an agent's profile (or the generic tier) reads the pane, the main
+   * screen is a TUI (rows below the cursor), or, where keys are seen, a command would start though no Enter was
+   * typed since the prompt. */
+  markNotFromShell(kind: InBandSignal['kind']): boolean {
+    if (this.prog.program !== 'shell') return true;
+    const snap = this.snap;
+    if (snap && !snap.altScreen && tuiLike(snap)) return true;
+    return kind === 'command-executed' && this.keysSeen && this.anchor === null;
+  }
+
+  /** No turn has begun since the pane's program started (see turnSeen): its output so far is its start-up. */
+  protected startingUp(): boolean {
+    return !this.turnSeen && this.tier1.lastAt === -Infinity;
+  }
+
   protected cursorRow(): string {
     return this.snap?.lines[this.snap.cursorY] ?? '';
   }
@@ -300,6 +320,7 @@ export abstract class PaneFacts implements Tier1Host {
     const target = targetState(type, this.state);
     if (target === null) return;
     this.ledger.fired(t, type, tier, rule);
+    if (type === 'run' || type === 'wait') this.turnSeen = true;
     out.push({ t, type, tier, rule, line: clip(line) });
     if (target !== this.state) this.setState(target);
   }

@@ -25,6 +25,8 @@ export interface Tier1Host {
   menuOnScreen(t: number): boolean;
   /** This turn waited on the person and the wait has ended. */
   readonly waitAnswered: boolean;
+  /** A shell mark of this kind, arriving now, cannot be a shell's at its prompt (mark-gate.ts PaneNow.notShell). */
+  markNotFromShell(kind: InBandSignal['kind']): boolean;
   emit(out: Signal[], t: number, type: SignalType, tier: Tier, rule: string, line: string): void;
   suppress(t: number, type: SignalType, tier: Tier, rule: string, reason: string): void;
 }
@@ -63,7 +65,11 @@ export class Tier1Inputs {
    */
   admit(ts: TimedSignal): MarkVerdict {
     const phase = this.host.phase();
-    const refusal = this.marks.check(ts.signal, { phase, turnOpen: phase !== 'rest' || this.host.anchorAge(ts.t) !== null });
+    const refusal = this.marks.check(ts.signal, {
+      phase,
+      turnOpen: phase !== 'rest' || this.host.anchorAge(ts.t) !== null,
+      notShell: this.host.markNotFromShell(ts.signal.kind),
+    });
     if (refusal && refusal !== 'inert') this.host.suppress(ts.t, markEffect(ts.signal), 1, markRule(ts.signal), refusal);
     return refusal;
   }
