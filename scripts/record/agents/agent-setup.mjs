@@ -13,10 +13,12 @@ export const AGENT_BIN = {
   // the platform binary itself: the npm wrapper's postinstall (which links it) does not run under npm 11
   opencode: process.env.TS_OPENCODE_BIN ?? '/work/tools/opencode/node_modules/opencode-linux-x64/bin/opencode',
   kilo: process.env.TS_KILO_BIN ?? '/work/tools/kilo/node_modules/@kilocode/cli-linux-x64/bin/kilo',
+  // @vibe-kit/grok-cli: a Node script (its `--version` says "1.0.1" whatever the package: read its package.json)
+  grok: process.env.TS_GROK_BIN ?? '/work/tools/grok/node_modules/.bin/grok',
 };
 
 /** Agents recorded against an OpenAI-compatible Chat Completions endpoint (scripts/record/agents/chat-backend.mjs). */
-export const CHAT_AGENTS = new Set(['opencode', 'kilo', 'qwen']);
+export const CHAT_AGENTS = new Set(['opencode', 'kilo', 'qwen', 'grok']);
 /** opencode and its fork Kilo Code CLI: the same config under each one's name. */
 const OPENCODE_FAMILY = new Set(['opencode', 'kilo']);
 
@@ -133,6 +135,8 @@ export function setupAgent(agent, { root, scratch, home, project, backendUrl, ho
     env.XDG_CACHE_HOME = join(home, '.cache');
   } else if (agent === 'qwen') {
     Object.assign(env, qwenSettings(home, backendUrl, settings));
+  } else if (agent === 'grok') {
+    Object.assign(env, grokSettings(home, project, backendUrl));
   } else {
     const dir = join(home, '.gemini');
     mkdirSync(dir, { recursive: true });
@@ -178,6 +182,20 @@ function qwenSettings(home, backendUrl, extra = {}) {
     QWEN_USAGE_STATISTICS_ENABLED: 'false',
     QWEN_CODE_DISABLE_PRECONNECT: '1',
   };
+}
+
+/** Grok CLI (@vibe-kit/grok-cli): ~/.grok/user-settings.json holds the API key, the base URL (the openai SDK's
+ * Chat Completions client) and the default model; <project>/.grok/settings.json the project's model (it writes the
+ * same default itself when missing). It has no update check, telemetry or trust prompt; MCP servers come from the
+ * project settings (none). Auto-edit stays off: it asks before each bash command. GROK_BASE_URL / GROK_API_KEY /
+ * GROK_MODEL say the same in its environment. */
+function grokSettings(home, project, backendUrl) {
+  const model = 'grok-code-fast-1';
+  mkdirSync(join(home, '.grok'), { recursive: true });
+  writeFileSync(join(home, '.grok', 'user-settings.json'), JSON.stringify({ apiKey: 'sk-fake', baseURL: backendUrl, defaultModel: model, models: [model], settingsVersion: 2 }, null, 2) + '\n');
+  mkdirSync(join(project, '.grok'), { recursive: true });
+  writeFileSync(join(project, '.grok', 'settings.json'), JSON.stringify({ model }, null, 2) + '\n');
+  return { GROK_API_KEY: 'sk-fake', GROK_BASE_URL: backendUrl, GROK_MODEL: model };
 }
 
 /** Hook calls logged since `offset` (bytes): [{epoch, agent, event, payload}], and the new offset. */
