@@ -239,7 +239,7 @@ export abstract class PaneFacts implements Tier1Host {
   }
 
   protected reclassify(t: number): Classification {
-    return this.reader.classify(t, this.prog.program, this.snap!, this.hash, this.anchor?.row, this.fullscreenMode(t));
+    return this.reader.classify(t, this.prog.program, this.snap!, this.hash, this.anchor?.row, this.fullscreenMode(t), this.tui.inPlace);
   }
 
   /** Shells and programs without a profile are read for full-screen activity; agents' profiles read their TUIs. */
@@ -253,7 +253,7 @@ export abstract class PaneFacts implements Tier1Host {
 
   /** The generic tier reads this screen as an agent's TUI (profiles/generic-tui.ts; tui-facts.ts says more). */
   protected genericTui(snap: ScreenSnapshot | null): boolean {
-    return snap !== null && this.prog.program === 'generic' && tuiLike(snap);
+    return snap !== null && this.prog.program === 'generic' && tuiLike(snap, this.tui.inPlace);
   }
 
   /** Frames of the program's own are tracked on this screen: a full-screen program's, or an agent TUI's. */

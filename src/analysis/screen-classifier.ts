@@ -29,6 +29,7 @@ interface ClassificationInputs {
   bracketedPasteSeen: boolean;
   foregroundPrompted: boolean;
   fullscreen: FullscreenMode | null;
+  inPlace: boolean;
 }
 
 export class ScreenClassifier {
@@ -97,7 +98,7 @@ export class ScreenClassifier {
     return recent;
   }
 
-  classify(t: number, program: ProgramId, snap: ScreenSnapshot, hash: string, anchorRow: number | undefined, fullscreen: FullscreenMode | null): Classification {
+  classify(t: number, program: ProgramId, snap: ScreenSnapshot, hash: string, anchorRow: number | undefined, fullscreen: FullscreenMode | null, inPlace = false): Classification {
     const titleChanges = this.titleChangesWithin(t);
     const animating = titleChanges >= 2;
     const spinning = titleChanges >= TITLE_SPIN_CHANGES;
@@ -119,11 +120,12 @@ export class ScreenClassifier {
       k.anchorRow === anchorRow &&
       k.bracketedPasteSeen === this.bracketedPasteSeen &&
       k.foregroundPrompted === this.foregroundPrompted &&
-      k.fullscreen === fullscreen
+      k.fullscreen === fullscreen &&
+      k.inPlace === inPlace
     ) {
       return this.cls;
     }
-    const ctx: ProfileContext = { cfg: this.cfg, titleAnimating: animating, titleSpinning: spinning, prompt: this.prompt, bracketedPasteSeen: this.bracketedPasteSeen, foregroundPrompted: this.foregroundPrompted, anchorRow, fullscreen };
+    const ctx: ProfileContext = { cfg: this.cfg, titleAnimating: animating, titleSpinning: spinning, prompt: this.prompt, bracketedPasteSeen: this.bracketedPasteSeen, foregroundPrompted: this.foregroundPrompted, anchorRow, fullscreen, inPlace };
     let cls = classifyWith(program, snap, ctx);
     if (!this.foregroundPrompted && this.bracketedPasteSeen && !snap.bracketedPaste && cls.atPrompt && cls.rule !== 'shell.prompt_bracketed_paste') {
       // A REPL started from the shell is at its own prompt: from now on read it as a REPL, not a running command.
@@ -145,6 +147,7 @@ export class ScreenClassifier {
       bracketedPasteSeen: this.bracketedPasteSeen,
       foregroundPrompted: this.foregroundPrompted,
       fullscreen,
+      inPlace,
     };
     return cls;
   }

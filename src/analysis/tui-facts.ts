@@ -17,6 +17,13 @@ export class TuiFacts {
    * without a hint, frames stopping may be a pause between steps (a new session's page opening), as a pager's or a
    * monitor's may be a wait on keys: fullscreen_rest_s. */
   hinted = false;
+  /** The program has redrawn rows above its cursor (see noteChange): an inline TUI, whatever the rows below show. */
+  private inPlaceSeen = false;
+  /** The last snapshot's scroll offset and absolute cursor row, to tell a redraw in place from lines appended. */
+  private lastBaseY = -1;
+  private lastCursorAbs = -1;
+  /** The last snapshot was of the alternate screen: the main screen coming back is no redraw. */
+  private lastAlt = false;
 
   constructor(private readonly startupS: number) {}
 
@@ -24,12 +31,33 @@ export class TuiFacts {
   noteChange(t: number, snap: ScreenSnapshot, cls: Classification | null): void {
     this.firstOutputAt = Math.min(this.firstOutputAt, t);
     if (cls?.atPrompt && !tuiLike(snap)) this.shellSeen = true;
+    if (!this.inPlaceSeen && !snap.altScreen && !this.lastAlt) this.inPlaceSeen = this.redrawnAboveCursor(snap);
+    this.lastAlt = snap.altScreen;
+    this.lastBaseY = snap.baseY;
+    this.lastCursorAbs = snap.baseY + snap.cursorY;
+  }
+
+  /** A line-oriented program only appends below its output (a progress bar rewrites its own row, the cursor's);
+   * a TUI on the main screen redraws rows above its cursor: its spinner, its input box, a list it re-renders. A
+   * row above both the cursor before and the cursor now, rewritten with text while nothing scrolled, is such a
+   * redraw (a `clear` leaves no row above its new cursor; a scroll moves baseY). */
+  private redrawnAboveCursor(snap: ScreenSnapshot): boolean {
+    const rows = snap.changedRows;
+    if (!rows || snap.baseY !== this.lastBaseY || this.lastCursorAbs < 0) return false;
+    const above = Math.min(this.lastCursorAbs - snap.baseY, snap.cursorY);
+    for (const y of rows) if (y < above && snap.lines[y]!.trim() !== '') return true;
+    return false;
+  }
+
+  /** The program redraws rows above its cursor: an inline TUI (tuiLike's `inPlace`). */
+  get inPlace(): boolean {
+    return this.inPlaceSeen;
   }
 
   /** No shell ever showed itself here (its prompt, or shell integration: `tier1Seen`) and the screen is a TUI: an
    * agent nothing has named. */
   unnamedAgent(snap: ScreenSnapshot, tier1Seen: boolean): boolean {
-    return !this.shellSeen && !tier1Seen && tuiLike(snap);
+    return !this.shellSeen && !tier1Seen && tuiLike(snap, this.inPlaceSeen);
   }
 
   /** The program without a profile has drawn a TUI (`tui`: it shows one now), or is drawing its start-up screen: a
@@ -43,5 +71,6 @@ export class TuiFacts {
   /** Another program now: what was drawn was not its. */
   programChanged(): void {
     this.drawn = false;
+    this.inPlaceSeen = false;
   }
 }

@@ -24,6 +24,8 @@ export interface ProfileContext {
   /** On the alternate screen: the program animates by itself, or has waited on the person's keys for a while;
    * null = not known yet, or not on the alternate screen. */
   fullscreen?: FullscreenMode | null;
+  /** The program redraws rows above its cursor (an inline TUI, tui-facts.ts): a TUI whatever the rows below show. */
+  inPlace?: boolean;
 }
 
 export type Classifier = (snap: ScreenSnapshot, ctx: ProfileContext) => Classification;

@@ -10,8 +10,9 @@ import { verdict, type ProfileContext } from './context.js';
 import { menuRow } from './screen-parts.js';
 import type { Classification } from '../types.js';
 
-/** A status row with an interrupt hint sits this many rows above the cursor (the input box's) at most, or below it. */
-const STATUS_ROWS_ABOVE_CURSOR = 5;
+/** A status row with an interrupt hint sits this many non-blank rows above the cursor at most (the input box's
+ * rows, a footer when the cursor is parked below it, the status row itself), or below it. */
+const STATUS_ROWS_ABOVE_CURSOR = 6;
 /** On a line-oriented screen, a question is read this many rows above the cursor at most. */
 const LINE_QUESTION_ROWS = 12;
 /** A turn's last message (read for an error) is this many non-empty rows above the input area at most. */
@@ -29,15 +30,17 @@ const BOXED = /^\s*[│┃|╭╰┌└]/u;
 /** A row of rules, borders and blanks only (an input box's frame): no message. */
 const DECORATION = /^[\s─━═╌╍┄┅▀▄▁▔│┃|╭╮╰╯┌┐└┘╹╻]*$/u;
 
-/** The screen is an agent's TUI rather than a line-oriented program's output. */
-export function tuiLike(snap: ScreenSnapshot): boolean {
-  if (snap.altScreen) return true;
+/** The screen is an agent's TUI rather than a line-oriented program's output. `inPlace`: the program has been seen
+ * redrawing rows above its cursor (tui-facts.ts): an Ink-style TUI that parks its cursor on an empty row below its
+ * footer is one too, though nothing shows below the cursor. */
+export function tuiLike(snap: ScreenSnapshot, inPlace = false): boolean {
+  if (snap.altScreen || inPlace) return true;
   for (let y = snap.cursorY + 1; y < snap.lines.length; y++) if (snap.lines[y]!.trim()) return true;
   return false;
 }
 
 export function classifyGenericTui(snap: ScreenSnapshot, ctx: ProfileContext): Classification | null {
-  const tui = tuiLike(snap);
+  const tui = tuiLike(snap, ctx.inPlace === true);
   const g = ctx.cfg.patterns.generic;
   const lines = trimBottom(snap.lines);
   // A line-oriented screen's live edge is below the row the prompt was submitted on, where it is still on screen; a
@@ -65,7 +68,7 @@ export function classifyGenericTui(snap: ScreenSnapshot, ctx: ProfileContext): C
   const question = last(lastMatch(live, g.question));
   if (question) return v('waiting', 'question_shape', question.line, true);
   if (!tui) return null;
-  const status = lastMatch(lines.slice(Math.max(0, snap.cursorY - STATUS_ROWS_ABOVE_CURSOR)), g.interrupt);
+  const status = lastMatch(lines.slice(statusFrom(lines, snap.cursorY)), g.interrupt);
   if (status) return v('working', 'interrupt_hint', status.line);
   if (ctx.fullscreen === 'animating') return v('working', 'fullscreen_animating', row);
   if (ctx.titleSpinning) return v('working', 'title_spinner', snap.title);
@@ -76,6 +79,14 @@ export function classifyGenericTui(snap: ScreenSnapshot, ctx: ProfileContext): C
     return v('resting', 'own_frames_stopped', row);
   }
   return v('unknown', 'tui_settling', row);
+}
+
+/** The first row of the status region: STATUS_ROWS_ABOVE_CURSOR non-blank rows above the cursor (blank rows between
+ * a footer and a parked cursor do not count). */
+function statusFrom(lines: readonly string[], cursorY: number): number {
+  let y = Math.min(cursorY, lines.length);
+  for (let seen = 0; y > 0 && seen < STATUS_ROWS_ABOVE_CURSOR; ) if (lines[--y]!.trim() !== '') seen++;
+  return y;
 }
 
 /** The row shows (part of) the line the person submitted: their prompt's echo, wrapped or not. */
