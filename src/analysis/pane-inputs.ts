@@ -64,6 +64,7 @@ export abstract class PaneInputs extends PaneFacts {
     if (/[\r\n]/.test(data)) {
       const last = lines[lines.length - 1];
       if (last) this.reader.notePrompt(last);
+      if (this.snap) this.reader.noteEnter(this.snap.lines);
       this.armAnchor(t);
       if (last !== undefined && localCommand(this.cfg, this.prog.program, last)) this.anchor!.local = true;
     }

@@ -30,6 +30,7 @@ interface ClassificationInputs {
   foregroundPrompted: boolean;
   fullscreen: FullscreenMode | null;
   inPlace: boolean;
+  atEnter: ReadonlyMap<string, number> | undefined;
 }
 
 export class ScreenClassifier {
@@ -43,6 +44,8 @@ export class ScreenClassifier {
   foregroundPrompted = false;
   /** The line the person last submitted ('' before any). */
   private prompt = '';
+  /** The screen's rows (non-blank, with their counts) when the person last pressed Enter. */
+  private atEnter: Map<string, number> | undefined;
 
   constructor(private readonly cfg: Config) {}
 
@@ -71,6 +74,13 @@ export class ScreenClassifier {
     if (line === this.prompt) return;
     this.prompt = line;
     this.invalidate();
+  }
+
+  /** The person pressed Enter on this screen: rows on it now are older than the turn it starts. */
+  noteEnter(lines: readonly string[]): void {
+    const m = new Map<string, number>();
+    for (const l of lines) if (l.trim() !== '') m.set(l, (m.get(l) ?? 0) + 1);
+    this.atEnter = m;
   }
 
   noteBracketedPaste(on: boolean): void {
@@ -121,11 +131,12 @@ export class ScreenClassifier {
       k.bracketedPasteSeen === this.bracketedPasteSeen &&
       k.foregroundPrompted === this.foregroundPrompted &&
       k.fullscreen === fullscreen &&
-      k.inPlace === inPlace
+      k.inPlace === inPlace &&
+      k.atEnter === this.atEnter
     ) {
       return this.cls;
     }
-    const ctx: ProfileContext = { cfg: this.cfg, titleAnimating: animating, titleSpinning: spinning, prompt: this.prompt, bracketedPasteSeen: this.bracketedPasteSeen, foregroundPrompted: this.foregroundPrompted, anchorRow, fullscreen, inPlace };
+    const ctx: ProfileContext = { cfg: this.cfg, titleAnimating: animating, titleSpinning: spinning, prompt: this.prompt, bracketedPasteSeen: this.bracketedPasteSeen, foregroundPrompted: this.foregroundPrompted, anchorRow, fullscreen, inPlace, atEnter: this.atEnter };
     let cls = classifyWith(program, snap, ctx);
     if (!this.foregroundPrompted && this.bracketedPasteSeen && !snap.bracketedPaste && cls.atPrompt && cls.rule !== 'shell.prompt_bracketed_paste') {
       // A REPL started from the shell is at its own prompt: from now on read it as a REPL, not a running command.
@@ -148,6 +159,7 @@ export class ScreenClassifier {
       foregroundPrompted: this.foregroundPrompted,
       fullscreen,
       inPlace,
+      atEnter: this.atEnter,
     };
     return cls;
   }

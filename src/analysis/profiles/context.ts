@@ -26,6 +26,9 @@ export interface ProfileContext {
   fullscreen?: FullscreenMode | null;
   /** The program redraws rows above its cursor (an inline TUI, tui-facts.ts): a TUI whatever the rows below show. */
   inPlace?: boolean;
+  /** The screen's rows when the person last pressed Enter, each with its count: an error already on screen then (a
+   * failed update check every screen shows, an older turn's failure) is not this turn's. */
+  atEnter?: ReadonlyMap<string, number>;
 }
 
 export type Classifier = (snap: ScreenSnapshot, ctx: ProfileContext) => Classification;

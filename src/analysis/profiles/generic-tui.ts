@@ -73,12 +73,23 @@ export function classifyGenericTui(snap: ScreenSnapshot, ctx: ProfileContext): C
   if (ctx.fullscreen === 'animating') return v('working', 'fullscreen_animating', row);
   if (ctx.titleSpinning) return v('working', 'title_spinner', snap.title);
   if (ctx.fullscreen === 'resting') {
-    const above = live.slice(0, snap.cursorY).filter((l) => !DECORATION.test(l) && !testRow(g.tui_input, l));
+    const above = newSince(live.slice(0, snap.cursorY), ctx.atEnter).filter((l) => !DECORATION.test(l) && !testRow(g.tui_input, l));
     const error = lastMatch(above.slice(-LAST_MESSAGE_ROWS), g.error_block);
     if (error) return v('failed', 'error_block', error.line, true);
     return v('resting', 'own_frames_stopped', row);
   }
   return v('unknown', 'tui_settling', row);
+}
+
+/** The rows with those already on screen at Enter blanked (as many of each text as were there then). */
+function newSince(rows: readonly string[], atEnter: ReadonlyMap<string, number> | undefined): string[] {
+  if (!atEnter || atEnter.size === 0) return rows.slice();
+  const seen = new Map<string, number>();
+  return rows.map((l) => {
+    const n = (seen.get(l) ?? 0) + 1;
+    seen.set(l, n);
+    return n <= (atEnter.get(l) ?? 0) ? '' : l;
+  });
 }
 
 /** The first row of the status region: STATUS_ROWS_ABOVE_CURSOR non-blank rows above the cursor (blank rows between
