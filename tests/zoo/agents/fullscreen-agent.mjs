@@ -90,7 +90,10 @@ function render() {
   if (o.footer) footer.setContent(` ${esc(o.footer)}`);
   const modalQ = question && question.model.q.place === 'modal';
   const inline = question && !modalQ ? ['', ...question.model.lines(false)] : [];
-  pane.setContent([...committed, ...live, ...inline].join('\n'));
+  const shown = [...committed, ...live, ...inline];
+  // anchored at the bottom, the newest line sits right above the spinner line (as in a chat); at the top, lines flow down
+  const pad = o.pane_anchor === 'bottom' ? Math.max(0, pane.height - shown.length) : 0;
+  pane.setContent([...Array(pad).fill(''), ...shown].join('\n'));
   pane.setScrollPerc(100);
   if (modalQ) {
     const lines = question.model.lines(true);

@@ -51,6 +51,8 @@ export const DEFAULTS = {
   chunk_chars: 14,
   chunk_ms: 50,
   answer_bullet: '●',
+  // message pane: 'top' (lines flow down from the top) or 'bottom' (the newest line right above the spinner line)
+  pane_anchor: 'top',
   user_prefix: '>',
   quit_window_ms: 2000,
 };
