@@ -147,9 +147,15 @@ export abstract class PaneFacts implements Tier1Host {
   }
 
   /** A decision waits on the next read: a ready or failed screen holding still through its stability window (a DONE
-   * about to be decided), or a submitted prompt waiting for its first sign of work (a RUNNING about to be). */
-  get deciding(): boolean {
-    return this.doneWindow.pending || (this.anchor !== null && !this.anchor.evidence);
+   * about to be decided), a submitted prompt waiting for its first sign of work (a RUNNING about to be), or a turn
+   * whose own frames' rest window has closed on the last read (frames written since, not read yet at the steady
+   * pace, may still be coming: a back-off's lone spinner glyph). */
+  deciding(t: number): boolean {
+    return this.doneWindow.pending || (this.anchor !== null && !this.anchor.evidence) || this.framesMayHaveStopped(t);
+  }
+
+  private framesMayHaveStopped(t: number): boolean {
+    return this.phase() === 'running' && this.snap !== null && this.ownFramesRead(this.snap) && this.fullscreenMode(t) === 'resting';
   }
 
   /** The earliest time at which a quiet window can close by itself (Infinity if none is running). */

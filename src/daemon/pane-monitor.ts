@@ -265,7 +265,7 @@ export class PaneMonitor {
       const t = this.nowS();
       // While a decision waits on the next read (analyzer.deciding), output not read yet may settle it: read it now
       // rather than at the steady pace, so a window never closes on a stale screen and a turn shows its work at once.
-      this.maybeTake(t, this.analyzer.deciding);
+      this.maybeTake(t, this.analyzer.deciding(t));
       f.stage = 'analysis';
       this.apply(this.analyzer.tick(t));
     } catch (e) {
