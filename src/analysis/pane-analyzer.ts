@@ -89,7 +89,8 @@ export class PaneAnalyzer extends PaneInputs {
     if (this.phase() === 'waiting') {
       // Keys typed at the question (echoed, not yet submitted) do not answer it: only Enter, Esc or Ctrl-C (whose
       // redraw reads as their echo) or real output does.
-      const answered = (this.anchor !== null && this.anchor.t >= this.waitEnteredAt) || this.lastMeaningfulAt > this.waitEnteredAt || this.question.dismissed;
+      const redrawn = this.lastMeaningfulAt > this.waitEnteredAt || this.question.keyAnswered;
+      const answered = (this.anchor !== null && this.anchor.t >= this.waitEnteredAt) || redrawn || this.question.dismissed;
       if (!answered && cls.verdict !== 'waiting') return out;
       switch (cls.verdict) {
         case 'waiting':
@@ -102,7 +103,7 @@ export class PaneAnalyzer extends PaneInputs {
           speak('run', `${cls.rule}`, cls.line);
           return out;
         case 'unknown':
-          if (this.hash !== this.waitEnteredHash && this.lastMeaningfulAt > this.waitEnteredAt) speak('run', 'wait.content_update', clip(this.cursorRow()), 3);
+          if (this.hash !== this.waitEnteredHash && redrawn) speak('run', 'wait.content_update', clip(this.cursorRow()), 3);
           return out;
         default:
           break; // ready/failed: the menu was answered and the turn ended; handled below
@@ -159,7 +160,10 @@ export class PaneAnalyzer extends PaneInputs {
             screen: this.snap?.lines ?? [],
             interruptSeen: this.interruptSeen,
           });
-          if (g) speak(g.type, g.rule, g.line, 3);
+          // On an agent's TUI a turn under way that has gone quiet is over (a refused command, a step that ended
+          // with no frames): DONE, not merely at rest.
+          if (g && g.type === 'idle' && tier === 3 && this.genericTui(this.snap)) speak('done', 'generic.turn_quiet', g.line, 3);
+          else if (g) speak(g.type, g.rule, g.line, 3);
         }
         this.checkStall(t, out);
         break;

@@ -69,7 +69,7 @@ export abstract class PaneInputs extends PaneFacts {
       if (last !== undefined && localCommand(this.cfg, this.prog.program, last)) this.anchor!.local = true;
     }
     if (data === '\x1b' && this.phase() === 'running') this.interruptSeen = true;
-    if (this.phase() === 'waiting') this.question.noteKey(t, data);
+    if (this.phase() === 'waiting') this.question.noteKey(t, data, this.snap?.lines);
     return [];
   }
 
@@ -109,6 +109,12 @@ export abstract class PaneInputs extends PaneFacts {
     // The generic tier reading an agent's TUI takes any frame the program drew by itself after the prompt (not a
     // key's answer) as the turn's work, a spinner's frame too (which `meaningful` folds away).
     if (this.genericTui(ch.snapshot) && ch.selfDriven && (rows === undefined || rows.length > 0) && openAnchor(this.anchor)) this.anchor.evidence = true;
+    this.reader.pruneAnswered(ch.snapshot.lines);
+    // The program redrew after the person's answer: the question's rows as they stood then ask nothing any more.
+    if (this.phase() === 'waiting' && (rows === undefined || rows.length > 0)) {
+      const answered = this.question.answeredRows(ch.t);
+      if (answered) this.reader.noteAnswered(answered, ch.snapshot.lines);
+    }
     if (this.phase() === 'running') this.followUp.noteScreen(ch.t, queuedMarker(this.cfg, this.prog.program, ch.snapshot.lines) !== null);
     if (this.prog.open) {
       // Only rows that changed can newly show a program's signature (titles are checked as they arrive).

@@ -8,6 +8,9 @@ import type { Classification } from './types.js';
 const DISMISS_KEYS = new Set(['\x1b', '\x03']);
 /** Keys that submit an answer (Enter). */
 const SUBMIT_KEY = /[\r\n]/;
+/** Keys that answer a question whatever its shape: Enter, Esc, Ctrl-C, Tab, Space, y/n, a digit (arrows only move a
+ * selection). */
+const ANSWER_KEY = /^(?:[\r\n\x1b\x03\t ]|[yYnNaA0-9])$/;
 
 export class QuestionAnswer {
   /** When the current wait began. */
@@ -28,6 +31,7 @@ export class QuestionAnswer {
     this.submittedAt = -Infinity;
     this.dismissedAt = -Infinity;
     this.menuSeen = false;
+    this.redrawnAfterAnswer = false;
     if (cls) this.noteScreen(cls);
   }
 
@@ -41,10 +45,35 @@ export class QuestionAnswer {
     this.waitAnswered = false;
   }
 
-  /** Keys typed while the pane waits. */
-  noteKey(t: number, data: string): void {
+  /** When an answering key was last typed during this wait, and the rows on screen then (see answeredRows). */
+  private answerKeyAt = -Infinity;
+  private rowsAtAnswer: readonly string[] | null = null;
+
+  /** Keys typed while the pane waits; `rows`: the screen as they were typed. */
+  noteKey(t: number, data: string, rows?: readonly string[]): void {
     if (SUBMIT_KEY.test(data)) this.submittedAt = t;
     else if (DISMISS_KEYS.has(data)) this.dismissedAt = t;
+    if (ANSWER_KEY.test(data) || SUBMIT_KEY.test(data)) {
+      this.answerKeyAt = t;
+      this.rowsAtAnswer = rows ?? null;
+    }
+  }
+
+  /** The program changed its screen after an answering key: the rows shown as the key was typed are the answered
+   * question's (its text may stay in the transcript, "Run `rm`? (y/n)" above "⎿ Denied."), no longer a question. */
+  answeredRows(t: number): readonly string[] | null {
+    if (this.answerKeyAt < this.since || t <= this.answerKeyAt || !this.rowsAtAnswer) return null;
+    const rows = this.rowsAtAnswer;
+    this.rowsAtAnswer = null;
+    this.redrawnAfterAnswer = true;
+    return rows;
+  }
+
+  /** The program redrew its screen after an answering key typed during this wait (a TUI's redraw right after a key
+   * reads as that key's echo, so the change is not "meaningful": this is how the answer shows). */
+  private redrawnAfterAnswer = false;
+  get keyAnswered(): boolean {
+    return this.redrawnAfterAnswer && this.answerKeyAt >= this.since;
   }
 
   /** The screen read while the pane waits. */

@@ -31,6 +31,7 @@ interface ClassificationInputs {
   fullscreen: FullscreenMode | null;
   inPlace: boolean;
   atEnter: ReadonlyMap<string, number> | undefined;
+  answered: ReadonlyMap<string, number> | undefined;
 }
 
 export class ScreenClassifier {
@@ -46,6 +47,8 @@ export class ScreenClassifier {
   private prompt = '';
   /** The screen's rows (non-blank, with their counts) when the person last pressed Enter. */
   private atEnter: Map<string, number> | undefined;
+  /** Rows of questions the person answered (with their counts): their text left in the transcript asks nothing. */
+  private answered: Map<string, number> | undefined;
 
   constructor(private readonly cfg: Config) {}
 
@@ -78,9 +81,35 @@ export class ScreenClassifier {
 
   /** The person pressed Enter on this screen: rows on it now are older than the turn it starts. */
   noteEnter(lines: readonly string[]): void {
-    const m = new Map<string, number>();
-    for (const l of lines) if (l.trim() !== '') m.set(l, (m.get(l) ?? 0) + 1);
-    this.atEnter = m;
+    this.atEnter = countRows(lines);
+  }
+
+  /** The person answered the question on these rows (the program redrew after their key): none of them asks now. */
+  noteAnswered(rows: readonly string[], current: readonly string[]): void {
+    const m = countRows(rows);
+    // Rows answered before and still on screen stay answered.
+    const now = countRows(current);
+    for (const [l, n] of this.answered ?? []) if (now.has(l)) m.set(l, Math.max(n, m.get(l) ?? 0));
+    this.answered = m;
+    this.cls = null;
+  }
+
+  /** A new screen: answered rows no longer on it are forgotten (a menu gone after its answer), so the same menu
+   * drawn again asks again. */
+  pruneAnswered(lines: readonly string[]): void {
+    const answered = this.answered;
+    if (!answered) return;
+    const now = countRows(lines);
+    let changed = false;
+    const kept = new Map<string, number>();
+    for (const [l, n] of answered) {
+      const k = Math.min(n, now.get(l) ?? 0);
+      if (k !== n) changed = true;
+      if (k > 0) kept.set(l, k);
+    }
+    if (!changed) return;
+    this.answered = kept.size ? kept : undefined;
+    this.cls = null;
   }
 
   noteBracketedPaste(on: boolean): void {
@@ -132,11 +161,12 @@ export class ScreenClassifier {
       k.foregroundPrompted === this.foregroundPrompted &&
       k.fullscreen === fullscreen &&
       k.inPlace === inPlace &&
-      k.atEnter === this.atEnter
+      k.atEnter === this.atEnter &&
+      k.answered === this.answered
     ) {
       return this.cls;
     }
-    const ctx: ProfileContext = { cfg: this.cfg, titleAnimating: animating, titleSpinning: spinning, prompt: this.prompt, bracketedPasteSeen: this.bracketedPasteSeen, foregroundPrompted: this.foregroundPrompted, anchorRow, fullscreen, inPlace, atEnter: this.atEnter };
+    const ctx: ProfileContext = { cfg: this.cfg, titleAnimating: animating, titleSpinning: spinning, prompt: this.prompt, bracketedPasteSeen: this.bracketedPasteSeen, foregroundPrompted: this.foregroundPrompted, anchorRow, fullscreen, inPlace, atEnter: this.atEnter, answered: this.answered };
     let cls = classifyWith(program, snap, ctx);
     if (!this.foregroundPrompted && this.bracketedPasteSeen && !snap.bracketedPaste && cls.atPrompt && cls.rule !== 'shell.prompt_bracketed_paste') {
       // A REPL started from the shell is at its own prompt: from now on read it as a REPL, not a running command.
@@ -160,7 +190,15 @@ export class ScreenClassifier {
       fullscreen,
       inPlace,
       atEnter: this.atEnter,
+      answered: this.answered,
     };
     return cls;
   }
+}
+
+/** Non-blank rows with how many times each stands on screen. */
+function countRows(lines: readonly string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const l of lines) if (l.trim() !== '') m.set(l, (m.get(l) ?? 0) + 1);
+  return m;
 }

@@ -29,6 +29,8 @@ export interface ProfileContext {
   /** The screen's rows when the person last pressed Enter, each with its count: an error already on screen then (a
    * failed update check every screen shows, an older turn's failure) is not this turn's. */
   atEnter?: ReadonlyMap<string, number>;
+  /** Rows of questions the person has answered, with their counts: their text left on screen asks nothing. */
+  answered?: ReadonlyMap<string, number>;
 }
 
 export type Classifier = (snap: ScreenSnapshot, ctx: ProfileContext) => Classification;

@@ -63,9 +63,10 @@ export function classifyGenericTui(snap: ScreenSnapshot, ctx: ProfileContext): C
   // an answered "[y/n]" stays in the scrollback above what the program printed next.
   const last = (hit: Hit | null): Hit | null =>
     hit && (tui || lines.slice(hit.index + 1, snap.cursorY).every((r) => DECORATION.test(r) || BOXED.test(r) || testRow(g.menu_option, r))) ? hit : null;
-  const menu = last(menuRow(live, g.menu_cursor, g.menu_option, { numbered: g.menu_numbered, siblings: WORD_MENU_SIBLINGS }));
+  const asking = ctx.answered ? newSince(live, ctx.answered) : live;
+  const menu = last(menuRow(asking, g.menu_cursor, g.menu_option, { numbered: g.menu_numbered, siblings: WORD_MENU_SIBLINGS }));
   if (menu) return v('waiting', 'choice_list', menu.line, true);
-  const question = last(lastMatch(live, g.question));
+  const question = last(lastMatch(asking, g.question));
   if (question) return v('waiting', 'question_shape', question.line, true);
   if (!tui) return null;
   const status = lastMatch(lines.slice(statusFrom(lines, snap.cursorY)), g.interrupt);
