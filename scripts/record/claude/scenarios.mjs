@@ -190,6 +190,28 @@ export const SCENARIOS = {
       return (d) => seg([[0, 'IDLE'], [t0, 'RUNNING'], [fin.t, 'DONE']], d);
     },
   },
+  'api-error': {
+    text: 'One prompt; the backend answers every conversation request with HTTP 400 (invalid_request_error, after 0.5 s), which the CLI does not retry: it shows `⎿ API Error: 400 …` and the turn is over; the driver waits until no request came for 8 s. Truth: FAILED at the last error the backend sent (no Stop hook fires).',
+    replies: Array.from({ length: 20 }, () => ({ status: 400, message: 'messages.0.content: scripted invalid request', delayMs: 500 })),
+    async drive({ s, backend, ev, sleep }) {
+      const t0 = await submit(s, 'refactor utils.ts', sleep);
+      ev(t0, 'prompt_submitted');
+      await backendMark(backend, 'api_error', 0);
+      // The CLI's own retries (if any) are requests after the error: the turn failed at the last one.
+      for (;;) {
+        const errs = backend.marks.filter((m) => m.kind === 'api_error');
+        const last = errs[errs.length - 1];
+        const newer = backend.marks.some((m) => m.kind === 'main_request' && m.t > last.t);
+        if (!newer && s.clock() - last.t >= 8) break;
+        await sleep(200);
+      }
+      const errs = backend.marks.filter((m) => m.kind === 'api_error');
+      const fail = errs[errs.length - 1];
+      ev(fail.t, 'turn_failed', { status: 400, errors: errs.length, source: 'backend: the last HTTP error reply was sent' });
+      await sleep(2000);
+      return (d) => seg([[0, 'IDLE'], [t0, 'RUNNING'], [fail.t, 'FAILED']], d);
+    },
+  },
   'two-approvals': {
     plainName: 'claude-two-approvals-100x30',
     plainOnly: true,
