@@ -191,7 +191,7 @@ export const SCENARIOS = {
     },
   },
   'api-error': {
-    text: 'One prompt; the backend answers every conversation request with HTTP 400 (invalid_request_error, after 0.5 s), which the CLI does not retry: it shows `⎿ API Error: 400 …` and the turn is over; the driver waits until no request came for 8 s. Truth: FAILED at the last error the backend sent (no Stop hook fires).',
+    text: 'One prompt; the backend answers every conversation request with HTTP 400 (invalid_request_error, after 0.5 s); the CLI retries it without a word on screen (six requests in all), then shows `● API Error: 400 …` and the turn is over; the driver waits until no request came for 8 s. Truth: FAILED at the last error the backend sent (no Stop hook fires).',
     replies: Array.from({ length: 20 }, () => ({ status: 400, message: 'messages.0.content: scripted invalid request', delayMs: 500 })),
     async drive({ s, backend, ev, sleep }) {
       const t0 = await submit(s, 'refactor utils.ts', sleep);
