@@ -38,6 +38,8 @@ export class Tier1Inputs {
   lastAt = -Infinity;
   /** When an agent's hook last spoke (a Tier 1 signal). */
   private hookAt = -Infinity;
+  /** A hook's turn end made the pane DONE: when, and its rule (the screen may show the turn failed a moment later). */
+  private hookDone: { t: number; rule: string } | null = null;
   /** Shell integration said a command started and has not said it ended. */
   private running = false;
   /** `run`'s one-shot program runs: its source reports its end for certain, with the exit status. */
@@ -218,6 +220,23 @@ export class Tier1Inputs {
     const age = h.anchorAge(t);
     if (action.effect === 'turn_start' && (age === null || age > h.cfg.thresholds.anchor_evidence_window_s)) h.armAnchor(t);
     h.emit(out, t, action.type, 1, action.rule, line || s.event);
+    this.hookDone = action.effect === 'turn_end' && action.type === 'done' ? { t, rule: action.rule } : null;
+  }
+
+  /** The screen was read: a DONE a hook's turn end just made is FAILED when the screen now shows this turn failed
+   * (read a moment after the hook arrived: its error was drawn before the hook ran). */
+  screenRead(t: number, out: Signal[]): void {
+    const d = this.hookDone;
+    if (!d) return;
+    const h = this.host;
+    if (h.state !== 'DONE' || t - d.t > h.cfg.thresholds.hook_end_failure_s) {
+      this.hookDone = null;
+      return;
+    }
+    const failure = h.failureOnScreen(t);
+    if (failure === null) return;
+    this.hookDone = null;
+    h.emit(out, t, 'failed', 1, `${d.rule}.failure_on_screen`, failure);
   }
 }
 

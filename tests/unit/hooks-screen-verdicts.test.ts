@@ -92,6 +92,43 @@ describe("Gemini CLI: AfterAgent after a turn that failed", () => {
     expect(d.first('FAILED')).toMatchObject({ t: 2.25 });
   });
 
+  it('is FAILED when the screen showing the error is read just after AfterAgent arrived (a polled tmux screen)', async () => {
+    const d = driver({ agent: 'gemini' });
+    await d.out(0.1, GEMINI_AT_REST);
+    await d.type(1.0, 'refactor utils.ts');
+    await d.input(1.5, '\r');
+    await hook(d, 1.55, 'gemini', 'BeforeAgent', 'refactor utils.ts');
+    await d.out(1.6, GEMINI_WORKING);
+    await hook(d, 2.25, 'gemini', 'AfterAgent', '[no response text]');
+    await d.out(2.6, GEMINI_ERROR);
+    await d.until(15);
+    expect(moves(d), d.describe()).toEqual([
+      ['IDLE', 'RUNNING', 1, 'hook.gemini.before_agent'],
+      ['RUNNING', 'DONE', 1, 'hook.gemini.after_agent'],
+      ['DONE', 'FAILED', 1, 'hook.gemini.after_agent.failure_on_screen'],
+    ]);
+    // as the screen is read (after its settle window)
+    expect(d.first('FAILED')!.t, d.describe()).toBeGreaterThanOrEqual(2.6);
+    expect(d.first('FAILED')!.t, d.describe()).toBeLessThan(2.6 + 0.5);
+  });
+
+  it('an error shown long after the DONE AfterAgent made is not read back into that turn', async () => {
+    const d = driver({ agent: 'gemini' });
+    await d.out(0.1, GEMINI_AT_REST);
+    await d.type(1.0, 'refactor utils.ts');
+    await d.input(1.5, '\r');
+    await hook(d, 1.55, 'gemini', 'BeforeAgent', 'refactor utils.ts');
+    await d.out(1.6, GEMINI_WORKING);
+    await hook(d, 2.25, 'gemini', 'AfterAgent', 'Done');
+    await d.out(2.3, frame(geminiRows(['✦ Done: utils.ts is refactored.']), READY_TITLE));
+    await d.out(2.25 + d.cfg.thresholds.hook_end_failure_s + 1, GEMINI_ERROR);
+    await d.until(15);
+    expect(moves(d), d.describe()).toEqual([
+      ['IDLE', 'RUNNING', 1, 'hook.gemini.before_agent'],
+      ['RUNNING', 'DONE', 1, 'hook.gemini.after_agent'],
+    ]);
+  });
+
   it('a turn whose screen shows no error still ends DONE by AfterAgent', async () => {
     const d = driver({ agent: 'gemini' });
     await d.out(0.1, GEMINI_AT_REST);
