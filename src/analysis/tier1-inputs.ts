@@ -5,7 +5,7 @@ import type { Config, ProgramId } from '../config/config.js';
 import type { InBandSignal, TimedSignal } from '../screen/types.js';
 import type { MachineState, Signal, SignalType, Tier } from './types.js';
 import { agentStateAction } from './agent-state.js';
-import { hookAction, hookRule } from './hook-table.js';
+import { endCarriesAnswer, hookAction, hookRule } from './hook-table.js';
 import { hookNotAboutPane } from './hook-filter.js';
 import { HookTurns } from './hook-turns.js';
 import { MarkGate, type MarkVerdict } from './mark-gate.js';
@@ -193,9 +193,11 @@ export class Tier1Inputs {
     if (elsewhere) return h.suppress(t, 'done', 1, hookRule(s.agent, s.event, s.detail), elsewhere);
     h.claimProgram(s.agent, `detect.${s.agent}.hook`);
     let action = hookAction(s.agent, s.event, s.detail, h.state);
-    // A turn end while the screen plainly shows this turn failed (Gemini CLI's AfterAgent after an API error): the
-    // screen's failure is the news, not a DONE.
-    if (action.kind === 'signal' && action.effect === 'turn_end') {
+    // A turn end with no answer while the screen plainly shows this turn failed (Gemini CLI's AfterAgent after an API
+    // error, prompt_response "[no response text]"): the screen's failure is the news, not a DONE. An end carrying the
+    // model's answer did not fail, whatever older error the screen still shows.
+    const unanswered = !endCarriesAnswer(line);
+    if (action.kind === 'signal' && action.effect === 'turn_end' && unanswered) {
       const failure = h.failureOnScreen(t);
       if (failure !== null) {
         action = { kind: 'signal', type: 'failed', rule: `${action.rule}.failure_on_screen`, effect: 'turn_failed' };
@@ -220,7 +222,7 @@ export class Tier1Inputs {
     const age = h.anchorAge(t);
     if (action.effect === 'turn_start' && (age === null || age > h.cfg.thresholds.anchor_evidence_window_s)) h.armAnchor(t);
     h.emit(out, t, action.type, 1, action.rule, line || s.event);
-    this.hookDone = action.effect === 'turn_end' && action.type === 'done' ? { t, rule: action.rule } : null;
+    this.hookDone = action.effect === 'turn_end' && action.type === 'done' && unanswered ? { t, rule: action.rule } : null;
   }
 
   /** The screen was read: a DONE a hook's turn end just made is FAILED when the screen now shows this turn failed

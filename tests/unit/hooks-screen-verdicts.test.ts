@@ -129,6 +129,33 @@ describe("Gemini CLI: AfterAgent after a turn that failed", () => {
     ]);
   });
 
+  it("the next turn's AfterAgent with the model's answer is DONE, the first turn's error still in view above it", async () => {
+    const d = driver({ agent: 'gemini' });
+    await d.out(0.1, GEMINI_AT_REST);
+    await d.type(1.0, 'refactor utils.ts');
+    await d.input(1.5, '\r');
+    await hook(d, 1.55, 'gemini', 'BeforeAgent', 'refactor utils.ts');
+    await d.out(1.6, GEMINI_WORKING);
+    await d.out(2.2, GEMINI_ERROR_HOOKS);
+    await hook(d, 2.25, 'gemini', 'AfterAgent', '[no response text]');
+    await d.out(2.4, frame(geminiRows([API_ERROR]), READY_TITLE));
+    await d.type(5.0, 'try again');
+    await d.input(5.5, '\r');
+    await hook(d, 5.55, 'gemini', 'BeforeAgent', 'try again');
+    const second = (live: string[], title = '') => frame(geminiRows([API_ERROR, ' > try again', ...live]), title);
+    await d.out(5.6, second([' ⠧ Thinking about it (esc to cancel, 0s)']));
+    await d.out(7.0, second(['✦ Here is utils.ts, refactored.', ' ⠇ Executing Hooks: termsupervisor-AfterAgent (esc to cancel, 0s)']));
+    await hook(d, 7.05, 'gemini', 'AfterAgent', 'Here is utils.ts, refactored.');
+    await d.out(7.2, second(['✦ Here is utils.ts, refactored.'], READY_TITLE));
+    await d.until(20);
+    expect(moves(d), d.describe()).toEqual([
+      ['IDLE', 'RUNNING', 1, 'hook.gemini.before_agent'],
+      ['RUNNING', 'FAILED', 1, 'hook.gemini.after_agent.failure_on_screen'],
+      ['FAILED', 'RUNNING', 1, 'hook.gemini.before_agent'],
+      ['RUNNING', 'DONE', 1, 'hook.gemini.after_agent'],
+    ]);
+  });
+
   it('a turn whose screen shows no error still ends DONE by AfterAgent', async () => {
     const d = driver({ agent: 'gemini' });
     await d.out(0.1, GEMINI_AT_REST);
