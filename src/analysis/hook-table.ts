@@ -103,6 +103,16 @@ export const EFFECTS: Record<HookAgent, Record<string, EffectOf>> = {
   },
 };
 
+/** What Gemini CLI's AfterAgent gives as `prompt_response` when the model gave no text (packages/core, 0.61). */
+const NO_RESPONSE_TEXT = '[no response text]';
+
+/** A turn-end hook's line carries the agent's answer (Gemini's prompt_response, Codex's last assistant message): the
+ * model answered, so an error still on screen is an older turn's. An end with no answer may be a failure's. */
+export function endCarriesAnswer(line: string): boolean {
+  const text = line.trim();
+  return text !== '' && text !== NO_RESPONSE_TEXT;
+}
+
 export type HookAction =
   | { kind: 'signal'; type: SignalType; rule: string; effect: HookEffect }
   | { kind: 'none'; rule: string; effect: HookEffect };

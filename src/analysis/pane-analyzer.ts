@@ -29,9 +29,11 @@ export class PaneAnalyzer extends PaneInputs {
     const speak = (type: SignalType, rule: string, line: string, tierOverride?: Tier): void => {
       const tr = tierOverride ?? tier;
       // A menu on screen is a fact no Tier 1 silence can hide, and so is a question (or its answer) while a command
-      // Tier 1 started runs; an end, or anything else, waits for Tier 1 to fall quiet.
+      // Tier 1 started runs, and this turn's failure shown plainly while hooks speak (they report no API error);
+      // an end, or anything else, waits for Tier 1 to fall quiet.
       const duringCommand = this.tier1.commandRunning && (type === 'wait' || type === 'run');
-      if (gateClosed && !(type === 'wait' && cls.explicit) && !duringCommand) return this.suppress(t, type, tr, rule, 'prompt_silence_gate');
+      const failurePastHooks = type === 'failed' && this.tier1.hookSpoke && this.freshFailure(cls);
+      if (gateClosed && !(type === 'wait' && cls.explicit) && !failurePastHooks && !duringCommand) return this.suppress(t, type, tr, rule, 'prompt_silence_gate');
       // A command whose end is reported for certain ends by that report, not by a screen's guess: unless it turned
       // out to read the person's input at a prompt of its own (a line editor) or to be a full-screen program.
       if (this.tier1.endAssured && (type === 'done' || type === 'failed' || type === 'idle') && !this.snap!.bracketedPaste && !this.snap!.altScreen) {

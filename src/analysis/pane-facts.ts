@@ -235,6 +235,22 @@ export abstract class PaneFacts implements Tier1Host {
     return cls.verdict === 'waiting' && cls.explicit;
   }
 
+  /** The screen plainly shows this turn failed (an API error the agent gave up on): the failure's line, else null.
+   * A hook's "turn ended" does not say DONE over it (Gemini CLI's AfterAgent fires for a failed turn too). */
+  failureOnScreen(t: number): string | null {
+    if (!this.snap) return null;
+    const cls = this.reclassify(t);
+    if (this.freshFailure(cls)) return cls.line;
+    // A spinner still drawn below the error (the CLI running the very hook that says the turn ended) is no work.
+    return cls.verdict === 'working' && cls.failure !== undefined ? cls.failure : null;
+  }
+
+  /** An explicit failure verdict that is this turn's: not the verdict the screen already had when the turn was
+   * submitted (the last turn's error, still on screen until the new prompt's echo is drawn). */
+  protected freshFailure(cls: Classification): boolean {
+    return cls.verdict === 'failed' && cls.explicit && !(this.anchor !== null && this.signature(cls) === this.anchor.baseline);
+  }
+
   /** A verdict's identity for "is this still the same screen verdict as before the turn". */
   protected signature(cls: Classification): string {
     const memo = this.signatureOf;

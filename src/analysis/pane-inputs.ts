@@ -125,6 +125,7 @@ export abstract class PaneInputs extends PaneFacts {
       if (this.tui.unnamedAgent(ch.snapshot, this.tier1.lastAt > -Infinity)) this.programChanged(this.prog.tuiScreen());
     }
     const out = this.unseenCommand(ch);
+    this.tier1.screenRead(ch.t, out);
     out.push(...this.evaluate(ch.t));
     if (this.stalled && ch.meaningful && this.phase() === 'running') {
       this.stalled = false;

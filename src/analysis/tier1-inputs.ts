@@ -5,7 +5,7 @@ import type { Config, ProgramId } from '../config/config.js';
 import type { InBandSignal, TimedSignal } from '../screen/types.js';
 import type { MachineState, Signal, SignalType, Tier } from './types.js';
 import { agentStateAction } from './agent-state.js';
-import { hookAction, hookRule } from './hook-table.js';
+import { endCarriesAnswer, hookAction, hookRule } from './hook-table.js';
 import { hookNotAboutPane } from './hook-filter.js';
 import { HookTurns } from './hook-turns.js';
 import { MarkGate, type MarkVerdict } from './mark-gate.js';
@@ -23,6 +23,8 @@ export interface Tier1Host {
   claimProgram(program: ProgramId, rule: string): void;
   /** The screen shows an explicit menu or question right now. */
   menuOnScreen(t: number): boolean;
+  /** The screen plainly shows this turn failed: the failure's line, else null. */
+  failureOnScreen(t: number): string | null;
   /** This turn waited on the person and the wait has ended. */
   readonly waitAnswered: boolean;
   /** A shell mark of this kind, arriving now, cannot be a shell's at its prompt (mark-gate.ts PaneNow.notShell). */
@@ -36,6 +38,10 @@ type HookSignal = Extract<InBandSignal, { kind: 'hook' }>;
 export class Tier1Inputs {
   /** When a Tier 1 signal last arrived. */
   lastAt = -Infinity;
+  /** When an agent's hook last spoke (a Tier 1 signal). */
+  private hookAt = -Infinity;
+  /** A hook's turn end made the pane DONE: when, and its rule (the screen may show the turn failed a moment later). */
+  private hookDone: { t: number; rule: string } | null = null;
   /** Shell integration said a command started and has not said it ended. */
   private running = false;
   /** `run`'s one-shot program runs: its source reports its end for certain, with the exit status. */
@@ -82,6 +88,13 @@ export class Tier1Inputs {
    * the decision to the screen. */
   silent(t: number): boolean {
     return t - this.lastAt < this.host.cfg.thresholds.prompt_silence_s && this.yieldedAt < this.lastAt;
+  }
+
+  /** The last Tier 1 word was an agent's hook. Hooks report no API error (Claude Code's, Gemini CLI's none at all;
+   * Gemini CLI's AfterAgent fires for a failed turn as for any), so a failure the screen plainly shows is not hidden
+   * by their silence; shell marks and OSC 7501 report failures themselves. */
+  get hookSpoke(): boolean {
+    return this.hookAt === this.lastAt;
   }
 
   /** The pane is at rest (the hooks' count of a stretch of work starts again). */
@@ -185,7 +198,18 @@ export class Tier1Inputs {
     const elsewhere = hookNotAboutPane(h.cfg, s);
     if (elsewhere) return h.suppress(t, 'done', 1, hookRule(s.agent, s.event, s.detail), elsewhere);
     h.claimProgram(s.agent, `detect.${s.agent}.hook`);
-    const action = hookAction(s.agent, s.event, s.detail, h.state);
+    let action = hookAction(s.agent, s.event, s.detail, h.state);
+    // A turn end with no answer while the screen plainly shows this turn failed (Gemini CLI's AfterAgent after an API
+    // error, prompt_response "[no response text]"): the screen's failure is the news, not a DONE. An end carrying the
+    // model's answer did not fail, whatever older error the screen still shows.
+    const unanswered = !endCarriesAnswer(line);
+    if (action.kind === 'signal' && action.effect === 'turn_end' && unanswered) {
+      const failure = h.failureOnScreen(t);
+      if (failure !== null) {
+        action = { kind: 'signal', type: 'failed', rule: `${action.rule}.failure_on_screen`, effect: 'turn_failed' };
+        line = failure;
+      }
+    }
     if (action.kind === 'signal') {
       // In the light of the hooks before it and of the screen (hook-turns.ts): a held or stale hook is no Tier 1 word.
       const review = this.turns.review(action.effect, { state: h.state, menuOnScreen: () => h.menuOnScreen(t), waitAnswered: h.waitAnswered });
@@ -197,12 +221,30 @@ export class Tier1Inputs {
     // A hook that says nothing about the state (SessionStart, an unknown event) does not silence the screen.
     if (action.kind === 'none') return;
     this.lastAt = t;
+    this.hookAt = t;
     // A menu on screen is a fact: a hook's "working" (a late PreToolUse) does not hide it.
     if (action.type === 'run' && h.menuOnScreen(t)) return h.suppress(t, 'run', 1, action.rule, 'menu_on_screen');
     // The prompt the hook reports anchors the turn like Enter, unless Enter (seen in the pane) already did.
     const age = h.anchorAge(t);
     if (action.effect === 'turn_start' && (age === null || age > h.cfg.thresholds.anchor_evidence_window_s)) h.armAnchor(t);
     h.emit(out, t, action.type, 1, action.rule, line || s.event);
+    this.hookDone = action.effect === 'turn_end' && action.type === 'done' && unanswered ? { t, rule: action.rule } : null;
+  }
+
+  /** The screen was read: a DONE a hook's turn end just made is FAILED when the screen now shows this turn failed
+   * (read a moment after the hook arrived: its error was drawn before the hook ran). */
+  screenRead(t: number, out: Signal[]): void {
+    const d = this.hookDone;
+    if (!d) return;
+    const h = this.host;
+    if (h.state !== 'DONE' || t - d.t > h.cfg.thresholds.hook_end_failure_s) {
+      this.hookDone = null;
+      return;
+    }
+    const failure = h.failureOnScreen(t);
+    if (failure === null) return;
+    this.hookDone = null;
+    h.emit(out, t, 'failed', 1, `${d.rule}.failure_on_screen`, failure);
   }
 }
 

@@ -19,6 +19,9 @@ export interface Classification {
   continuation?: boolean;
   /** The rows the verdict was read from (the live edge). */
   liveEdge: string[];
+  /** A failure line of this turn the profile read above the row that decided the verdict (Gemini CLI's API error
+   * above the spinner of the hooks it runs as the turn ends): what the turn came to once a hook says it ended. */
+  failure?: string;
   program: ProgramId;
 }
 

@@ -130,6 +130,7 @@ export interface Thresholds {
   unanchored_screen_confirm_s: number;
   queued_follow_up_s: number;
   queued_late_end_s: number;
+  hook_end_failure_s: number;
   wait_confirm_s: number;
   waiting_fallback_idle_s: number;
   echo_window_s: number;

@@ -7,10 +7,14 @@ import { listenBackend, watchAbort, withBody } from './backend-server.mjs';
 import { splitText } from './responses-backend.mjs';
 
 /**
- * @param {{ replies: Array<{text: string, chunks?: number, chunkMs?: number, thinkMs?: number} | {call: string, thinkMs?: number}>,
+ * @param {{ replies: Array<{text: string, chunks?: number, chunkMs?: number, thinkMs?: number} | {call: string, thinkMs?: number}
+ *                          | {status: number, message?: string, times?: number, thinkMs?: number}>,
  *           now: () => number, onEvent: (e: object) => void }} opts
+ *   A text reply with `loop` ('recover' | 'ask') repeats itself (see below). A `status` reply is an HTTP error (400, 500…) in the Gemini API's shape, answered to this request and to the next
+ *   `times - 1` (the CLI's retries), marked `api_error` once sent.
  */
-export async function startGeminiBackend({ replies, now, onEvent }) {
+export async function startGeminiBackend({ replies: script, now, onEvent }) {
+  const replies = script.flatMap((r) => (r.status !== undefined ? Array.from({ length: r.times ?? 1 }, () => r) : [r]));
   let next = 0;
   const server = createServer(
     withBody((req, res, body) => {
@@ -53,6 +57,17 @@ export async function startGeminiBackend({ replies, now, onEvent }) {
       const send = (o) => {
         if (!res.destroyed) res.write(`data: ${JSON.stringify({ ...o, modelVersion: model })}\r\n\r\n`);
       };
+      if (reply.status !== undefined) {
+        return void (async () => {
+          await sleep(reply.thinkMs ?? 300);
+          const message = reply.message ?? `scripted HTTP ${reply.status}`;
+          await new Promise((r) => {
+            res.writeHead(reply.status, { 'content-type': 'application/json' });
+            res.end(JSON.stringify({ error: { code: reply.status, message, status: googleStatus(reply.status) } }), r);
+          });
+          onEvent({ t: now(), kind: 'api_error', status: reply.status, source: 'backend: the HTTP error reply was sent' });
+        })();
+      }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       (async () => {
         await sleep(reply.thinkMs ?? 300);
@@ -69,7 +84,13 @@ export async function startGeminiBackend({ replies, now, onEvent }) {
           send({ candidates: [{ content: { role: 'model', parts: [{ text: parts[i] }] }, ...(last ? { finishReason: 'STOP' } : {}), index: 0 }], ...(last ? { usageMetadata: usage() } : {}) });
         }
         await new Promise((r) => res.end(r));
-        if (!aborted()) onEvent({ t: now(), kind: 'turn_complete', source: 'backend: the final answer finished streaming' });
+        if (aborted()) return;
+        // A reply that repeats itself (`loop`) trips the CLI's loop detection as it arrives: the first time the CLI
+        // sends the model a note of its own and goes on ('recover'), the second time it halts the request and asks
+        // the person ('ask'). Neither is the turn's end.
+        if (reply.loop === 'recover') onEvent({ t: now(), kind: 'loop_streamed', note: 'a repeating answer: the CLI sends the model a loop-recovery note by itself' });
+        else if (reply.loop === 'ask') onEvent({ t: now(), kind: 'approval_requested', dialog: 'loop detection', source: 'backend: the repeating answer finished streaming (the CLI halts the request and asks the person)' });
+        else onEvent({ t: now(), kind: 'turn_complete', source: 'backend: the final answer finished streaming' });
       })();
     }),
   );
@@ -79,6 +100,16 @@ export async function startGeminiBackend({ replies, now, onEvent }) {
 function jsonReply(res, o) {
   res.writeHead(200, { 'content-type': 'application/json' });
   res.end(JSON.stringify(o));
+}
+
+/** The Google API status names by HTTP status (what the CLI reads to decide whether to retry). */
+function googleStatus(code) {
+  if (code === 429) return 'RESOURCE_EXHAUSTED';
+  if (code === 503) return 'UNAVAILABLE';
+  if (code >= 500) return 'INTERNAL';
+  if (code === 403) return 'PERMISSION_DENIED';
+  if (code === 401) return 'UNAUTHENTICATED';
+  return 'INVALID_ARGUMENT';
 }
 
 function usage() {

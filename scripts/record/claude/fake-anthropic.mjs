@@ -14,7 +14,8 @@ const DEFAULT_DELTA_MS = 60;
  *   { thinking: 'text', seconds }   a thinking block streamed evenly over `seconds`
  *   { text: 'text', seconds }       a text block, likewise
  *   { tool: 'Bash', input: {...} }   a tool_use block (stop_reason tool_use)
- * plus `delayMs` before message_start.
+ * plus `delayMs` before message_start. A reply `{ status, message }` is an HTTP error (400, 500…) answered after
+ * `delayMs`, marked `api_error` when sent.
  */
 export function startFakeAnthropic({ clock, replies, log }) {
   const requests = [];
@@ -57,6 +58,10 @@ export function startFakeAnthropic({ clock, replies, log }) {
       const i = mainIndex++;
       const reply = replies[i] ?? { blocks: [{ text: 'Done.', seconds: 0.2 }] };
       mark('main_request', { index: i, last: entry.last });
+      if (reply.status !== undefined) {
+        void respondError(res, reply, (kind, extra) => mark(kind, { index: i, ...extra }));
+        return;
+      }
       void respond(res, parsed, reply.blocks, (kind, extra) => mark(kind, { index: i, ...extra }), reply.delayMs ?? 0);
     });
   });
@@ -91,6 +96,22 @@ function sideText(parsed) {
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The Messages API's error types by status (what the SDK and the CLI read to decide whether to retry). */
+function errorType(status) {
+  if (status === 429) return 'rate_limit_error';
+  if (status === 529) return 'overloaded_error';
+  if (status >= 500) return 'api_error';
+  return 'invalid_request_error';
+}
+
+/** An HTTP error in the Messages API's shape, after the reply's delay; marked `api_error` once sent. */
+async function respondError(res, reply, mark) {
+  if (reply.delayMs) await sleep(reply.delayMs);
+  const message = reply.message ?? (reply.status >= 500 ? 'Internal server error' : `scripted HTTP ${reply.status}`);
+  res.writeHead(reply.status, { 'content-type': 'application/json', 'request-id': `req_${Math.random().toString(36).slice(2, 12)}` });
+  res.end(JSON.stringify({ type: 'error', error: { type: errorType(reply.status), message } }), () => mark('api_error', { status: reply.status }));
+}
 
 async function respond(res, parsed, blocks, mark, delayMs = 0) {
   const id = `msg_${Math.random().toString(36).slice(2, 12)}`;

@@ -84,6 +84,28 @@ function dismissWith(key, label) {
   };
 }
 
+/** A prompt every request of which the backend refuses with HTTP `status`: FAILED at the last error the backend sent
+ * (the CLI's own retries are requests after an error), once no request came for 8 s. */
+function failingTurn(status) {
+  return async ({ s, backend, ev, sleep }) => {
+    const t0 = await submit(s, 'refactor utils.ts', sleep);
+    ev(t0, 'prompt_submitted');
+    await backendMark(backend, 'api_error', 0, 120);
+    for (;;) {
+      const errs = backend.marks.filter((m) => m.kind === 'api_error');
+      const last = errs[errs.length - 1];
+      const newer = backend.marks.some((m) => m.kind === 'main_request' && m.t > last.t);
+      if (!newer && s.clock() - last.t >= 8) break;
+      await sleep(200);
+    }
+    const errs = backend.marks.filter((m) => m.kind === 'api_error');
+    const fail = errs[errs.length - 1];
+    ev(fail.t, 'turn_failed', { status, errors: errs.length, source: 'backend: the last HTTP error reply was sent' });
+    await sleep(2000);
+    return (d) => seg([[0, 'IDLE'], [t0, 'RUNNING'], [fail.t, 'FAILED']], d);
+  };
+}
+
 const LONG_ANSWER = Array.from({ length: 36 }, (_, i) => `${i + 1}. Step ${i + 1} of the plan: check the inputs, write the change, run the tests.`).join('\n');
 
 export const SCENARIOS = {
@@ -189,6 +211,17 @@ export const SCENARIOS = {
       await sleep(8000);
       return (d) => seg([[0, 'IDLE'], [t0, 'RUNNING'], [fin.t, 'DONE']], d);
     },
+  },
+  'api-error': {
+    text: 'One prompt; the backend answers every conversation request with HTTP 400 (invalid_request_error, after 0.5 s); the CLI retries it without a word on screen (six requests in all), then shows `● API Error: 400 …` and the turn is over; the driver waits until no request came for 8 s. Truth: FAILED at the last error the backend sent (no Stop hook fires).',
+    replies: Array.from({ length: 20 }, () => ({ status: 400, message: 'messages.0.content: scripted invalid request', delayMs: 500 })),
+    drive: failingTurn(400),
+  },
+  'api-error-500': {
+    env: { CLAUDE_CODE_MAX_RETRIES: '3' },
+    text: 'With `CLAUDE_CODE_MAX_RETRIES=3`. One prompt; the backend answers every conversation request with HTTP 500 (api_error, after 0.3 s); the CLI retries, showing its retry status row, until it gives up and shows the error; the driver waits until no request came for 8 s. Truth: FAILED at the last error the backend sent (no Stop hook fires).',
+    replies: Array.from({ length: 40 }, () => ({ status: 500, message: 'Internal server error', delayMs: 300 })),
+    drive: failingTurn(500),
   },
   'two-approvals': {
     plainName: 'claude-two-approvals-100x30',

@@ -68,12 +68,15 @@ export function classifyGeminiFamily(program: ProgramId, p: GeminiFamilyPatterns
   // A menu wins over the title: the daily-quota menu waits for the person while the title still says Working.
   if (waiting) return v('waiting', 'approval_menu', waiting.line, true);
   if (p.waiting_title.test(snap.title.trim())) return v('waiting', 'title_action_required', snap.title, true);
-  const working = lastMatch(edge, p.working);
-  if (working) return v('working', 'working_marker', working.line);
-  if (p.working_title.test(snap.title.trim())) return v('working', 'title_working', snap.title);
   const failed = lastMatch(edge, p.failed);
   const interrupted = lastMatch(edge, p.interrupted);
-  if (failed && (!interrupted || failed.index > interrupted.index)) return v('failed', 'api_error', failed.line, true);
+  const failure = failed && (!interrupted || failed.index > interrupted.index) ? failed : null;
+  const working = lastMatch(edge, p.working);
+  // The CLI runs its AfterAgent hooks under a spinner of their own below the error that ended the turn: the error
+  // goes with the verdict, for the hook's turn end to read.
+  if (working) return withFailure(v('working', 'working_marker', working.line), failure !== null && failure.index < working.index ? failure.line : null);
+  if (p.working_title.test(snap.title.trim())) return v('working', 'title_working', snap.title);
+  if (failure) return v('failed', 'api_error', failure.line, true);
   if (interrupted) return v('ready', 'cancelled', interrupted.line, true);
   const done = lastMatch(edge, p.done);
   if (done) return v('ready', 'done_marker', done.line, true);
@@ -81,6 +84,11 @@ export function classifyGeminiFamily(program: ProgramId, p: GeminiFamilyPatterns
   // Only the live input box says ready: an echo alone (a dialog replaced the input box) says nothing.
   if (live < lines.length) return v('ready', 'input_box', lines[live]!);
   return v('unknown', 'no_marker', '');
+}
+
+function withFailure(cls: Classification, failure: string | null): Classification {
+  if (failure !== null) cls.failure = failure.trim();
+  return cls;
 }
 
 /** The last row in [from, to) that echoes a submitted prompt, or -1. */
