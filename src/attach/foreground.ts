@@ -2,6 +2,9 @@
 // A job change (bash → sleep → bash) is the cheapest reliable sign that a command started or ended. Anywhere
 // /proc is missing or unreadable we report nothing rather than guess.
 import { readFileSync } from 'node:fs';
+import type { ProgramsConfig } from '../config/config.js';
+import { namesOfPid } from './process-identity.js';
+import { readsTerminal } from './tty-read.js';
 
 /** Polling /proc is a few microseconds; four reads a second is quick enough to see a job start. */
 export const FOREGROUND_POLL_MS = 250;
@@ -12,6 +15,10 @@ const TPGID_AFTER_COMM = 5;
 export interface ForegroundJob {
   pid: number;
   name: string;
+  /** The names the job goes by besides `name` (its executable's, its script's, its package's: process-identity.ts). */
+  names?: string[];
+  /** It sits blocked reading the terminal (tty-read.ts): waiting on the person's keys. */
+  reading?: boolean;
 }
 
 /**
@@ -54,15 +61,20 @@ export function readForeground(pid: number): ForegroundJob | null {
   }
 }
 
-/** Polls the foreground job of `pid`'s terminal and calls back only when it changes. Never keeps node alive. */
+/** Polls the foreground job of `pid`'s terminal and calls back only when it changes (another job, or the same job
+ * starting or ceasing to read the terminal). With `programs`, each new job's names are read once (identity). Never
+ * keeps node alive. */
 export class ForegroundWatcher {
   private timer: NodeJS.Timeout | null = null;
   private last = '';
+  private lastJob = '';
+  private names: string[] = [];
 
   constructor(
     private readonly pid: number,
     private readonly onChange: (job: ForegroundJob) => void,
     private readonly intervalMs = FOREGROUND_POLL_MS,
+    private readonly programs: ProgramsConfig | null = null,
   ) {}
 
   start(): void {
@@ -80,9 +92,15 @@ export class ForegroundWatcher {
   private poll(): void {
     const job = readForeground(this.pid);
     if (!job) return;
-    const key = `${job.pid}:${job.name}`;
+    const id = `${job.pid}:${job.name}`;
+    if (id !== this.lastJob) {
+      this.lastJob = id;
+      this.names = this.programs ? namesOfPid(job.pid, this.programs).filter((n) => n !== job.name) : [];
+    }
+    const reading = readsTerminal(job.pid);
+    const key = `${id}:${reading}`;
     if (key === this.last) return;
     this.last = key;
-    this.onChange(job);
+    this.onChange({ ...job, ...(this.names.length > 0 && { names: this.names }), reading });
   }
 }
