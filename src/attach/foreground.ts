@@ -40,6 +40,14 @@ export function parseStat(stat: string): { session: number; tpgid: number } | nu
   return { session, tpgid };
 }
 
+function cmdline(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
 function int(raw: string | undefined): number | null {
   return raw !== undefined && /^-?\d+$/.test(raw) ? Number(raw) : null;
 }
@@ -59,6 +67,13 @@ export function readForeground(pid: number): ForegroundJob | null {
   } catch {
     return null;
   }
+}
+
+/** The names the foreground job of the terminal `sessionPid` leads goes by besides `name` (a tmux pane's first
+ * process: its job `node` is @google/gemini-cli); empty when /proc does not tell. */
+export function foregroundNames(sessionPid: number, name: string, programs: ProgramsConfig): string[] {
+  const job = readForeground(sessionPid);
+  return job ? namesOfPid(job.pid, programs).filter((n) => n !== name) : [];
 }
 
 /** Polls the foreground job of `pid`'s terminal and calls back only when it changes (another job, or the same job
@@ -92,7 +107,9 @@ export class ForegroundWatcher {
   private poll(): void {
     const job = readForeground(this.pid);
     if (!job) return;
-    const id = `${job.pid}:${job.name}`;
+    // The command line too: a forked child that has not exec'd yet shows its parent's (the wrapper's own `node`),
+    // and a script's interpreter may exec another program under the same pid and name.
+    const id = `${job.pid}:${job.name}:${cmdline(job.pid)}`;
     if (id !== this.lastJob) {
       this.lastJob = id;
       this.names = this.programs ? namesOfPid(job.pid, this.programs).filter((n) => n !== job.name) : [];

@@ -26,6 +26,11 @@ export function namesOfCommand(argv: readonly string[], path: string | null, cwd
   const exe = real(path);
   if (exe) facts.exe = exe;
   addScript(facts, argv, cwd, programs);
+  // A script started by its own path (`…/dist/index.js` with a `#!/usr/bin/env node` line) is its package's.
+  if (exe && !facts.pkg) {
+    const pkg = packageOf(exe);
+    if (pkg) facts.pkg = pkg;
+  }
   return identityNames(facts);
 }
 
