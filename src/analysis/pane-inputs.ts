@@ -25,6 +25,10 @@ export type { AnalyzerOptions } from './pane-facts.js';
 export { ANCHOR_RULE } from './turn-anchor.js';
 
 export abstract class PaneInputs extends PaneFacts {
+  /** The foreground program sits blocked reading the terminal, as its source last said (until a line is typed:
+   * then it has the line, and the source says when it reads again). Its prompt may reach the screen after the
+   * source saw it read: each screen read looks again. */
+  private terminalRead = false;
   // ---- inputs --------------------------------------------------------------------------------------------
 
   /** Whether an in-band signal is believed (null; a forged or out-of-order mark is not, an inert one changes
@@ -71,6 +75,7 @@ export abstract class PaneInputs extends PaneFacts {
     if (!(this.phase() === 'running' && this.genericTui(this.snap))) this.fullscreen.noteKey(t);
     const lines = this.typed.input(data);
     if (/[\r\n]/.test(data)) {
+      this.terminalRead = false;
       const last = lines[lines.length - 1];
       if (last) this.reader.notePrompt(last);
       this.armAnchor(t);
@@ -93,7 +98,8 @@ export abstract class PaneInputs extends PaneFacts {
       this.emit(out, t, 'run', 1, 'job.started', name);
     }
     this.programChanged(this.prog.fromProcess(name, names));
-    if (facts.reading) this.readsTerminal(t, name, out);
+    this.terminalRead = facts.reading === true;
+    this.readsTerminal(t, out);
     out.push(...this.evaluate(t));
     return out;
   }
@@ -101,8 +107,9 @@ export abstract class PaneInputs extends PaneFacts {
   /** The foreground program blocked reading the terminal: at a prompt that is no question, the turn it was read as
    * is over (terminal-read.ts). A shell reading at its own prompt is left to its marks and its screen, which know
    * the exit code; unless it is the program `run` started as one thing to do (`bash repl.sh`). */
-  private readsTerminal(t: number, name: string, out: Signal[]): void {
-    if (this.phase() !== 'running' || !this.snap) return;
+  private readsTerminal(t: number, out: Signal[]): void {
+    if (!this.terminalRead || this.phase() !== 'running' || !this.snap) return;
+    const name = this.prog.processName ?? '';
     if (!this.tier1.endAssured && this.cfg.job_gate.shells.includes(name.replace(/^-/, ''))) return;
     const prompt = restingPrompt(this.snap, this.reclassify(t));
     if (prompt === null) return;
@@ -142,6 +149,7 @@ export abstract class PaneInputs extends PaneFacts {
       if (this.tui.unnamedAgent(ch.snapshot, this.tier1.lastAt > -Infinity)) this.programChanged(this.prog.tuiScreen());
     }
     const out = this.unseenCommand(ch);
+    this.readsTerminal(ch.t, out);
     out.push(...this.evaluate(ch.t));
     if (this.stalled && ch.meaningful && this.phase() === 'running') {
       this.stalled = false;
