@@ -8,32 +8,9 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/build.js';
 import { fakeAgentPackage } from '../helpers/fake-package.js';
+import { BASH_REPL, PYTHON_REPL } from '../helpers/repl-scripts.js';
 import { scratch, testEnv, Wrapped, type LogLine } from './harness.js';
 
-/** A REPL-style agent in bash: prints `> `, reads a line, spins two seconds printing nothing, answers. */
-export const BASH_REPL = `#!/bin/bash
-while true; do
-  printf '> '
-  IFS= read -r line || exit 0
-  [ "$line" = quit ] && exit 3
-  end=$(( \${EPOCHREALTIME/./} + 2000000 )); while (( \${EPOCHREALTIME/./} < end )); do :; done
-  echo "answer: $line"
-done
-`;
-/** The same in Python. */
-export const PYTHON_REPL = `import sys, time
-while True:
-    try:
-        line = input('> ')
-    except EOFError:
-        sys.exit(0)
-    if line == 'quit':
-        sys.exit(3)
-    end = time.monotonic() + 2
-    while time.monotonic() < end:
-        pass
-    print('answer:', line)
-`;
 /** Long enough for several foreground polls (250 ms) and screen reads: a RUNNING read while the program waits
  * would have come by then. */
 const QUIET_LOOK_MS = 1500;
