@@ -127,7 +127,8 @@ const { str, int, range } = fieldReader((m) => new LinkMessageError(m));
 function processNames(o: Obj): string[] {
   const v = o['names'];
   if (!Array.isArray(v) || v.length > MAX_PROCESS_NAMES) throw new LinkMessageError(`names: expected at most ${MAX_PROCESS_NAMES} strings`);
-  return v.map((_, i) => str(v as unknown as Obj, String(i), MAX_PROCESS_NAME));
+  for (const n of v) if (typeof n !== 'string' || n.length > MAX_PROCESS_NAME) throw new LinkMessageError(`names: expected strings of at most ${MAX_PROCESS_NAME} characters`);
+  return v as string[];
 }
 
 function bool(o: Obj, k: string): boolean {
