@@ -116,6 +116,8 @@ export abstract class PaneInputs extends PaneFacts {
     // It reads the person: a session, whatever it was taken for. Its exit still reports.
     this.tier1.programIsSession();
     this.emit(out, t, 'done', 1, READS_TERMINAL_RULE, prompt);
+    // The next line typed starts a turn only the screen sees: no Tier 1 silence may hide it.
+    this.tier1.yieldToScreen(t);
   }
 
   change(ch: PaneChange): Signal[] {

@@ -146,6 +146,12 @@ export class Tier1Inputs {
     this.program = false;
   }
 
+  /** Tier 1 will not tell this session's turns (the program read the terminal at a prompt: its turns are the
+   * screen's to read from now on): the silence after its last signal ends now. */
+  yieldToScreen(t: number): void {
+    this.yieldedAt = Math.max(t, this.lastAt);
+  }
+
   /** A pending `working` that persisted long enough is believed. */
   tick(t: number, out: Signal[]): void {
     const p = this.pendingWorking;

@@ -10,6 +10,7 @@ import { AGENT_CHOICES, isGenericAgent } from '../config/config.js';
 import { CastWriter } from '../attach/asciicast.js';
 import { exitStatus, PtySource } from '../attach/pty-source.js';
 import type { PaneEvent } from '../attach/source.js';
+import { processMarker } from '../attach/replay-source.js';
 import { MonitorThread } from './monitor-thread.js';
 import { RealClock } from '../state/clock.js';
 import { oneOf, parseArgs, UsageError, type ParsedArgs } from './args.js';
@@ -197,6 +198,9 @@ export async function runCommand(argv: string[]): Promise<number> {
     } else if (ev.kind === 'command') {
       // A marker (asciicast's own kind of event), so a replay of the recording has the same one-shot turn.
       cast?.write('m', `termsupervisor: command ${ev.phase === 'executed' ? 'executed' : `finished ${ev.exitCode}`}`, wall(ev.t));
+    } else if (ev.kind === 'process') {
+      // So is each foreground process (its names, its terminal reads): a replay reads the same rests.
+      cast?.write('m', processMarker(ev), wall(ev.t));
     }
     monitor.handle(ev);
     link?.send(ev);

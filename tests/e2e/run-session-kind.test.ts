@@ -9,7 +9,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/build.js';
 import { fakeAgentPackage } from '../helpers/fake-package.js';
 import { BASH_REPL, PYTHON_REPL } from '../helpers/repl-scripts.js';
-import { scratch, testEnv, Wrapped, type LogLine } from './harness.js';
+import { BIN, scratch, testEnv, Wrapped, type LogLine } from './harness.js';
+import { runCli } from './daemon-harness.js';
 
 /** Long enough for several foreground polls (250 ms) and screen reads: a RUNNING read while the program waits
  * would have come by then. */
@@ -59,7 +60,8 @@ describe('run: a program waiting on the terminal at a prompt is at rest', () => 
     ['a Python script through python3', (dir: string) => ['python3', join(dir, 'agent.py')]],
   ])('%s: DONE at its prompt (Tier 1, run.reads_terminal), DONE after each answer, FAILED with its exit code', async (_, argv) => {
     const dir = dirWith({ 'agent.sh': BASH_REPL, 'agent.py': PYTHON_REPL });
-    const { w } = wrapped(['--name', 'ag', '--', ...argv(dir)]);
+    const cast = join(dir, 'session.cast');
+    const { w } = wrapped(['--name', 'ag', '--record', cast, '--', ...argv(dir)]);
     await w.waitOutput('the prompt', (o) => o.includes('> '));
     await w.transition('the rest at the first prompt', (e) => e.state === 'DONE');
     expect(w.transitions().map(brief), w.diag()).toEqual(['RUNNING t1 run.command_executed', 'DONE t1 run.reads_terminal']);
@@ -74,6 +76,11 @@ describe('run: a program waiting on the terminal at a prompt is at rest', () => 
     expect((await w.exited()).exitCode).toBe(3);
     expect(w.transitions().at(-1), w.diag()).toMatchObject({ state: 'FAILED', tier: 1, rule: 'run.command_failed' });
     expect(w.transitions().at(-1)!.line).toMatch(/^exit 3/);
+    // The recording carries the terminal reads: its replay rests at the same prompts.
+    const replay = await runCli([process.execPath, BIN, 'replay', cast, '--format', 'jsonl'], testEnv(dir));
+    const replayed = replay.stdout.trim().split('\n').map((l) => JSON.parse(l) as LogLine);
+    expect(replayed.slice(0, 2).map(brief), replay.stdout + replay.stderr).toEqual(['RUNNING t1 run.command_executed', 'DONE t1 run.reads_terminal']);
+    expect(replayed.at(-1), replay.stdout).toMatchObject({ state: 'FAILED', rule: 'run.command_failed' });
   });
 });
 

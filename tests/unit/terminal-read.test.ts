@@ -26,6 +26,10 @@ describe('a program reading the terminal at a prompt', () => {
     await d.input(3.3, '\r');
     await d.out(3.31, '\r\n');
     await d.process(3.5, 'my-agent.sh', { reading: false });
+    await d.out(3.8, 'thinking...\r\n');
+    await d.until(4.5);
+    // The person's turn is RUNNING at once: no silence after `run`'s own start hides it now the screen reads turns.
+    expect(d.states, d.describe()).toEqual(['RUNNING', 'DONE', 'RUNNING']);
     await d.out(5.3, 'answer: hello\r\n> ');
     await d.process(5.5, 'my-agent.sh', { reading: true });
     await d.until(8);
