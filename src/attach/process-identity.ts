@@ -29,7 +29,7 @@ export function namesOfCommand(argv: readonly string[], path: string | null, cwd
   // A script started by its own path (`…/dist/index.js` with a `#!/usr/bin/env node` line) is its package's.
   if (exe && !facts.pkg) {
     const pkg = packageOf(exe);
-    if (pkg) facts.pkg = pkg;
+    if (pkg && packageSpeaksFor(pkg, exe)) facts.pkg = pkg;
   }
   return identityNames(facts);
 }
@@ -57,11 +57,26 @@ function addScript(facts: ProcessFacts, argv: readonly string[], cwd: string, pr
   if (!path) return;
   facts.script = path;
   const pkg = packageOf(path);
-  if (pkg) facts.pkg = pkg;
+  if (pkg && packageSpeaksFor(pkg, path)) facts.pkg = pkg;
+}
+
+/** An installed package (under a node_modules folder) speaks for every script in it; a package being worked on
+ * (a checkout of the agent's own repository) only for the scripts its `bin` names: `node scripts/build.js` there is
+ * a build, not the agent. */
+function packageSpeaksFor(pkg: PackageFacts, script: string): boolean {
+  return script.includes('/node_modules/') || pkg.binFiles.includes(script);
+}
+
+/** A package.json's word on what it is: its name, the commands its `bin` installs, and the real paths of their
+ * files. */
+export interface PackageFacts {
+  name: string;
+  bins: string[];
+  binFiles: string[];
 }
 
 /** The nearest package.json above `file` that has a name: that name and the commands its `bin` installs. */
-export function packageOf(file: string): { name: string; bins: string[] } | null {
+export function packageOf(file: string): PackageFacts | null {
   let dir = dirname(file);
   for (let i = 0; i < PACKAGE_SEARCH_DEPTH; i++) {
     const pj = join(dir, 'package.json');
@@ -70,8 +85,9 @@ export function packageOf(file: string): { name: string; bins: string[] } | null
     if (parsed && typeof parsed['name'] === 'string' && parsed['name']) {
       const name = parsed['name'];
       const bin = parsed['bin'];
-      const bins = typeof bin === 'string' ? [name.startsWith('@') ? name.slice(name.indexOf('/') + 1) : name] : bin && typeof bin === 'object' ? Object.keys(bin) : [];
-      return { name, bins };
+      const entries: Array<[string, unknown]> = typeof bin === 'string' ? [[name.startsWith('@') ? name.slice(name.indexOf('/') + 1) : name, bin]] : bin && typeof bin === 'object' ? Object.entries(bin) : [];
+      const binFiles = entries.flatMap(([, f]) => (typeof f === 'string' ? [real(resolve(dir, f))] : [])).filter((f): f is string => f !== null);
+      return { name, bins: entries.map(([b]) => b), binFiles };
     }
     const up = dirname(dir);
     if (up === dir) break;

@@ -68,8 +68,9 @@ describe('names', () => {
 describe('the package a script belongs to (real files)', () => {
   it('the nearest package.json with a name: its name and its bin commands (an object or a string)', () => {
     const dir = scratchDir();
-    expect(packageOf(pkg(dir, '@google/gemini-cli', { gemini: 'dist/index.js' }))).toEqual({ name: '@google/gemini-cli', bins: ['gemini'] });
-    expect(packageOf(pkg(dir, '@qwen-code/qwen-code', 'dist/index.js'))).toEqual({ name: '@qwen-code/qwen-code', bins: ['qwen-code'] });
+    const gemini = pkg(dir, '@google/gemini-cli', { gemini: 'dist/index.js' });
+    expect(packageOf(gemini)).toEqual({ name: '@google/gemini-cli', bins: ['gemini'], binFiles: [gemini] });
+    expect(packageOf(pkg(dir, '@qwen-code/qwen-code', 'dist/index.js'))).toMatchObject({ name: '@qwen-code/qwen-code', bins: ['qwen-code'] });
     writeFileSync(join(dir, 'loose.js'), '');
     expect(packageOf(join(dir, 'loose.js'))).toBeNull();
   });
@@ -95,6 +96,19 @@ describe('the package a script belongs to (real files)', () => {
     const names = namesOfCommand(['node', entry], process.execPath, dir, programs);
     expect(names).toContain('build');
     expect(programKind(programs, ['node', entry], names)).toBe('one-shot');
+  });
+
+  it("a checkout of an agent's own repository: its bin script is the agent, its build script is not", () => {
+    const dir = scratchDir();
+    mkdirSync(join(dir, 'bundle'));
+    mkdirSync(join(dir, 'scripts'));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: '@google/gemini-cli', bin: { gemini: 'bundle/gemini.js' } }));
+    writeFileSync(join(dir, 'bundle', 'gemini.js'), '');
+    writeFileSync(join(dir, 'scripts', 'build.js'), '');
+    const build = namesOfCommand(['node', 'scripts/build.js'], process.execPath, dir, programs);
+    expect(build).not.toContain('gemini');
+    expect(programKind(programs, ['node', 'scripts/build.js'], build)).toBe('one-shot');
+    expect(programKind(programs, ['node', 'bundle/gemini.js'], namesOfCommand(['node', 'bundle/gemini.js'], process.execPath, dir, programs))).toBe('session');
   });
 
   it('claude.exe by its path is Claude Code, a session', () => {
