@@ -14,7 +14,7 @@ import { PaneFacts } from './pane-facts.js';
 import { READS_TERMINAL_RULE, restingPrompt } from './terminal-read.js';
 
 /** What a source saw of the foreground process besides its name (src/attach/foreground.ts). */
-export interface ProcessFacts {
+export interface ForegroundFacts {
   /** The names it goes by besides its title (its executable's, its script's, its package's). */
   names?: readonly string[];
   /** It sits blocked reading the terminal. */
@@ -86,7 +86,7 @@ export abstract class PaneInputs extends PaneFacts {
     return [];
   }
 
-  process(t: number, name: string, facts: ProcessFacts = {}): Signal[] {
+  process(t: number, name: string, facts: ForegroundFacts = {}): Signal[] {
     this.now = Math.max(this.now, t);
     const out: Signal[] = [];
     const names = facts.names ?? [];
