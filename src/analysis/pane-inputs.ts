@@ -11,11 +11,24 @@ import { queuedMarker } from './follow-up.js';
 import { localCommand } from './typed-line.js';
 import { openAnchor, UNSEEN_RULE } from './turn-anchor.js';
 import { PaneFacts } from './pane-facts.js';
+import { READS_TERMINAL_RULE, restingPrompt } from './terminal-read.js';
+
+/** What a source saw of the foreground process besides its name (src/attach/foreground.ts). */
+export interface ForegroundFacts {
+  /** The names it goes by besides its title (its executable's, its script's, its package's). */
+  names?: readonly string[];
+  /** It sits blocked reading the terminal. */
+  reading?: boolean;
+}
 
 export type { AnalyzerOptions } from './pane-facts.js';
 export { ANCHOR_RULE } from './turn-anchor.js';
 
 export abstract class PaneInputs extends PaneFacts {
+  /** The foreground program sits blocked reading the terminal, as its source last said (until a line is typed:
+   * then it has the line, and the source says when it reads again). Its prompt may reach the screen after the
+   * source saw it read: each screen read looks again. */
+  private terminalRead = false;
   // ---- inputs --------------------------------------------------------------------------------------------
 
   /** Whether an in-band signal is believed (null; a forged or out-of-order mark is not, an inert one changes
@@ -62,6 +75,7 @@ export abstract class PaneInputs extends PaneFacts {
     if (!(this.phase() === 'running' && this.genericTui(this.snap))) this.fullscreen.noteKey(t);
     const lines = this.typed.input(data);
     if (/[\r\n]/.test(data)) {
+      this.terminalRead = false;
       const last = lines[lines.length - 1];
       if (last) this.reader.notePrompt(last);
       if (this.snap) this.reader.noteEnter(this.snap.lines);
@@ -73,19 +87,38 @@ export abstract class PaneInputs extends PaneFacts {
     return [];
   }
 
-  process(t: number, name: string): Signal[] {
+  process(t: number, name: string, facts: ForegroundFacts = {}): Signal[] {
     this.now = Math.max(this.now, t);
     const out: Signal[] = [];
+    const names = facts.names ?? [];
     // The shell gave the terminal to a job: the person's command started (a tmux pane's only sign of its Enter).
     // Anchored like Enter, so the prompt still on screen at this instant cannot end the turn.
-    if (jobStarted(this.cfg, this.prog.processName, name) && this.phase() !== 'running') {
+    if (jobStarted(this.cfg, this.prog.processName, name, names) && this.phase() !== 'running') {
       const age = this.anchorAge(t);
       if (age === null || age > this.cfg.thresholds.anchor_evidence_window_s) this.armJobAnchor(t);
       this.emit(out, t, 'run', 1, 'job.started', name);
     }
-    this.programChanged(this.prog.fromProcess(name));
+    this.programChanged(this.prog.fromProcess(name, names));
+    this.terminalRead = facts.reading === true;
+    this.readsTerminal(t, out);
     out.push(...this.evaluate(t));
     return out;
+  }
+
+  /** The foreground program blocked reading the terminal: at a prompt that is no question, the turn it was read as
+   * is over (terminal-read.ts). A shell reading at its own prompt is left to its marks and its screen, which know
+   * the exit code; unless it is the program `run` started as one thing to do (`bash repl.sh`). */
+  private readsTerminal(t: number, out: Signal[]): void {
+    if (!this.terminalRead || this.phase() !== 'running' || !this.snap) return;
+    const name = this.prog.processName ?? '';
+    if (!this.tier1.endAssured && this.cfg.job_gate.shells.includes(name.replace(/^-/, ''))) return;
+    const prompt = restingPrompt(this.snap, this.reclassify(t));
+    if (prompt === null) return;
+    // It reads the person: a session, whatever it was taken for. Its exit still reports.
+    this.tier1.programIsSession();
+    this.emit(out, t, 'done', 1, READS_TERMINAL_RULE, prompt);
+    // The next line typed starts a turn only the screen sees: no Tier 1 silence may hide it.
+    this.tier1.yieldToScreen(t);
   }
 
   change(ch: PaneChange): Signal[] {
@@ -126,6 +159,7 @@ export abstract class PaneInputs extends PaneFacts {
     }
     const out = this.unseenCommand(ch);
     this.tier1.screenRead(ch.t, out);
+    this.readsTerminal(ch.t, out);
     out.push(...this.evaluate(ch.t));
     if (this.stalled && ch.meaningful && this.phase() === 'running') {
       this.stalled = false;

@@ -1,28 +1,28 @@
 // Whether a command `run` starts is a session of its own (a shell, REPL, agent, editor or pager that reads what to
 // do from the person: each thing asked of it is a turn) or one thing to do (`npm test`, `make`, `bash -c …`,
-// `python3 build.py`: the program itself is the turn, from its start to its exit). Decided from argv alone, before
-// the program runs (or from a job's name alone), with the lists in config section `programs`. Pure.
+// `python3 build.py`: the program itself is the turn, from its start to its exit). Decided before the program runs,
+// from argv and what the program is (program-identity.ts: its executable's real name, its script's, its npm
+// package's), with the lists in config section `programs`. A program taken for one thing to do that turns out to
+// wait on the person's keys at a prompt is at rest all the same (terminal-read.ts). Pure.
 import type { ProgramsConfig } from '../config/config.js';
+import { programName } from './program-identity.js';
+
+export { programName } from './program-identity.js';
 
 export type ProgramKind = 'session' | 'one-shot';
 
-/** A program's name as listed: base name, no login-shell dash, no trailing version ("python3.12" → "python"). */
-export function programName(arg0: string): string {
-  const base = arg0.slice(arg0.lastIndexOf('/') + 1).replace(/^-/, '');
-  // A name that is all version ("7z") keeps its digits.
-  const bare = base.replace(/[-_.]?\d+(?:\.\d+)*$/, '');
-  return bare || base;
-}
-
-export function programKind(p: ProgramsConfig, argv: readonly string[]): ProgramKind {
+/** `identity`: the names the program goes by besides its argv (identityNames: `claude.exe`'s real name, the
+ * package `node …/dist/index.js` belongs to); any of them listed as a session makes it one. */
+export function programKind(p: ProgramsConfig, argv: readonly string[], identity: readonly string[] = []): ProgramKind {
   const [arg0, ...args] = throughLaunchers(p, argv);
   if (!arg0) return 'one-shot';
   const name = programName(arg0);
-  if (p.sessions.includes(name)) {
+  const session = p.sessions.includes(name) ? name : identity.find((n) => p.sessions.includes(n));
+  if (session !== undefined) {
     // "claude -p": the session program asked to do one thing and exit.
     const oneShot = p.session_one_shot_args.some((pair) => {
       const [prog, arg] = splitPair(pair);
-      return prog === name && args.includes(arg);
+      return prog === session && args.includes(arg);
     });
     return oneShot ? 'one-shot' : 'session';
   }

@@ -3,7 +3,7 @@
 // Pure.
 import { profileOf, type Config, type ProgramId } from '../config/config.js';
 import { detectProgram, forkOf, refinable, type DetectionInput } from './profiles/index.js';
-import { programName } from './program-kind.js';
+import { programName } from './program-identity.js';
 
 /** The rule naming a pane's program "generic" from its screen alone (see tuiScreen). */
 export const TUI_SCREEN_RULE = 'detect.generic.screen';
@@ -40,10 +40,15 @@ export class ProgramTracker {
     return this.set('generic', TUI_SCREEN_RULE);
   }
 
-  /** The foreground process changed. Returns whether the program changed. */
-  fromProcess(name: string): boolean {
+  /** The foreground process changed. `names`: what else it goes by (its executable's, script's, package's name:
+   * `node` running @google/gemini-cli is Gemini). Returns whether the program changed. */
+  fromProcess(name: string, names: readonly string[] = []): boolean {
     this.processName = name;
     if (this.locked) return false;
+    for (const n of names) {
+      const agent = detectProgram(this.cfg, { process: n });
+      if (agent && agent.program !== 'shell' && agent.program !== 'generic') return this.set(agent.program, agent.rule);
+    }
     const det = detectProgram(this.cfg, { process: name });
     // An agent named by the pane's own command runs under its launcher's runtime (Codex's npm entry point is a `node`
     // process, the native program its child): that name says nothing against the agent. A real shell still does.
@@ -85,11 +90,13 @@ export class ProgramTracker {
 /**
  * The foreground went from a shell to a job that is not a shell: a command the person gave it started. Jobs are
  * told by name (a login shell reports itself as "-bash"); a shell starting a shell is a new prompt, not a command,
- * and a session program it starts (vim, less, an agent: config `programs.sessions`) tells its own turns on screen.
+ * and a session program it starts (vim, less, an agent: config `programs.sessions`, by any name it goes by, `names`)
+ * tells its own turns on screen.
  */
-export function jobStarted(cfg: Config, before: string | undefined, after: string): boolean {
+export function jobStarted(cfg: Config, before: string | undefined, after: string, names: readonly string[] = []): boolean {
   if (before === undefined) return false;
   const shells = cfg.job_gate.shells;
   if (!shells.includes(before.replace(/^-/, '')) || shells.includes(after.replace(/^-/, ''))) return false;
-  return !cfg.programs.sessions.includes(programName(after));
+  const sessions = cfg.programs.sessions;
+  return !sessions.includes(programName(after)) && !names.some((n) => sessions.includes(n));
 }

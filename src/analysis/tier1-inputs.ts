@@ -46,6 +46,9 @@ export class Tier1Inputs {
   private running = false;
   /** `run`'s one-shot program runs: its source reports its end for certain, with the exit status. */
   private program = false;
+  /** `run` started its program as a turn: its exit is reported (DONE or FAILED with the code) even when the program
+   * turned out to be a session and the pane is at rest. */
+  private programStarted = false;
   /** Codex's `working` with no prompt submitted, waiting to persist (it blips at launch). */
   private pendingWorking: { t: number; line: string } | null = null;
   /** A hook handed the decision back to the screen at this time (a turn end held for a queued prompt). */
@@ -122,13 +125,13 @@ export class Tier1Inputs {
         this.lastAt = ts.t;
         // `run` sees its program exit, so that end is sure to come (see `endAssured`); a shell's marks inside it
         // (a nested integrated shell) are commands of their own.
-        if (s.protocol === 'run') this.program = true;
+        if (s.protocol === 'run') this.program = this.programStarted = true;
         else this.running = true;
         h.emit(out, ts.t, 'run', 1, `${s.protocol}.command_executed`, ts.line);
         return true;
       case 'command-finished': {
         this.lastAt = ts.t;
-        const wasRunning = (s.protocol === 'run' ? this.program : this.running) || h.phase() !== 'rest';
+        const wasRunning = (s.protocol === 'run' ? this.programStarted : this.running) || h.phase() !== 'rest';
         if (s.protocol === 'run') this.program = false;
         else this.running = false;
         // The shell says nothing ran (an empty Enter): no turn to complete.
@@ -160,6 +163,12 @@ export class Tier1Inputs {
    * it come mid-turn, still reports. */
   programIsSession(): void {
     this.program = false;
+  }
+
+  /** Tier 1 will not tell this session's turns (the program read the terminal at a prompt: its turns are the
+   * screen's to read from now on): the silence after its last signal ends now. */
+  yieldToScreen(t: number): void {
+    this.yieldedAt = Math.max(t, this.lastAt);
   }
 
   /** A pending `working` that persisted long enough is believed. */

@@ -2,6 +2,9 @@
 // A job change (bash → sleep → bash) is the cheapest reliable sign that a command started or ended. Anywhere
 // /proc is missing or unreadable we report nothing rather than guess.
 import { readFileSync } from 'node:fs';
+import type { ProgramsConfig } from '../config/config.js';
+import { namesOfPid } from './process-identity.js';
+import { readsTerminal } from './tty-read.js';
 
 /** Polling /proc is a few microseconds; four reads a second is quick enough to see a job start. */
 export const FOREGROUND_POLL_MS = 250;
@@ -12,6 +15,10 @@ const TPGID_AFTER_COMM = 5;
 export interface ForegroundJob {
   pid: number;
   name: string;
+  /** The names the job goes by besides `name` (its executable's, its script's, its package's: process-identity.ts). */
+  names?: string[];
+  /** It sits blocked reading the terminal (tty-read.ts): waiting on the person's keys. */
+  reading?: boolean;
 }
 
 /**
@@ -31,6 +38,14 @@ export function parseStat(stat: string): { session: number; tpgid: number } | nu
   const tpgid = int(fields[TPGID_AFTER_COMM]);
   if (session === null || tpgid === null || tpgid <= 0) return null; // -1: no controlling terminal
   return { session, tpgid };
+}
+
+function cmdline(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 function int(raw: string | undefined): number | null {
@@ -54,15 +69,27 @@ export function readForeground(pid: number): ForegroundJob | null {
   }
 }
 
-/** Polls the foreground job of `pid`'s terminal and calls back only when it changes. Never keeps node alive. */
+/** The names the foreground job of the terminal `sessionPid` leads goes by besides `name` (a tmux pane's first
+ * process: its job `node` is @google/gemini-cli); empty when /proc does not tell. */
+export function foregroundNames(sessionPid: number, name: string, programs: ProgramsConfig): string[] {
+  const job = readForeground(sessionPid);
+  return job ? namesOfPid(job.pid, programs).filter((n) => n !== name) : [];
+}
+
+/** Polls the foreground job of `pid`'s terminal and calls back only when it changes (another job, or the same job
+ * starting or ceasing to read the terminal). With `programs`, each new job's names are read once (identity). Never
+ * keeps node alive. */
 export class ForegroundWatcher {
   private timer: NodeJS.Timeout | null = null;
   private last = '';
+  private lastJob = '';
+  private names: string[] = [];
 
   constructor(
     private readonly pid: number,
     private readonly onChange: (job: ForegroundJob) => void,
     private readonly intervalMs = FOREGROUND_POLL_MS,
+    private readonly programs: ProgramsConfig | null = null,
   ) {}
 
   start(): void {
@@ -80,9 +107,17 @@ export class ForegroundWatcher {
   private poll(): void {
     const job = readForeground(this.pid);
     if (!job) return;
-    const key = `${job.pid}:${job.name}`;
+    // The command line too: a forked child that has not exec'd yet shows its parent's (the wrapper's own `node`),
+    // and a script's interpreter may exec another program under the same pid and name.
+    const id = `${job.pid}:${job.name}:${cmdline(job.pid)}`;
+    if (id !== this.lastJob) {
+      this.lastJob = id;
+      this.names = this.programs ? namesOfPid(job.pid, this.programs).filter((n) => n !== job.name) : [];
+    }
+    const reading = readsTerminal(job.pid);
+    const key = `${id}:${reading}`;
     if (key === this.last) return;
     this.last = key;
-    this.onChange(job);
+    this.onChange({ ...job, ...(this.names.length > 0 && { names: this.names }), reading });
   }
 }

@@ -30,7 +30,9 @@ export type LinkMessage =
   | { type: 'output'; data: string }
   | { type: 'input'; data: string }
   | { type: 'resize'; cols: number; rows: number }
-  | { type: 'process'; name: string; pid?: number }
+  /** `names`: what else the process goes by (its executable's, script's, package's name); `reading`: it sits
+   * blocked reading the terminal. */
+  | { type: 'process'; name: string; pid?: number; names?: string[]; reading?: boolean }
   /** The wrapper's program, run as one command, started or ended (with its exit status): Tier 1. */
   | { type: 'command'; phase: 'executed' }
   | { type: 'command'; phase: 'finished'; exitCode: number }
@@ -54,6 +56,8 @@ const MAX_NONCE = 64;
 const MAX_NAME = 80;
 const MAX_COMMAND = 4096;
 const MAX_PROCESS_NAME = 256;
+/** A process goes by a handful of names (process-identity.ts); more is a corrupt message. */
+const MAX_PROCESS_NAMES = 16;
 /** A host name is at most 253 characters (DNS); a tty path is short (/dev/pts/12, /dev/ttys003). */
 const MAX_HOST = 253;
 const MAX_TTY = 256;
@@ -100,7 +104,13 @@ export function parseLinkMessage(raw: string): LinkMessage {
     case 'resize':
       return { type: 'resize', cols: dim(o, 'cols'), rows: dim(o, 'rows') };
     case 'process':
-      return { type: 'process', name: str(o, 'name', MAX_PROCESS_NAME), ...(o['pid'] !== undefined && { pid: int(o, 'pid') }) };
+      return {
+        type: 'process',
+        name: str(o, 'name', MAX_PROCESS_NAME),
+        ...(o['pid'] !== undefined && { pid: int(o, 'pid') }),
+        ...(o['names'] !== undefined && { names: processNames(o) }),
+        ...(o['reading'] !== undefined && { reading: bool(o, 'reading') }),
+      };
     case 'command':
       if (o['phase'] === 'executed') return { type: 'command', phase: 'executed' };
       if (o['phase'] === 'finished') return { type: 'command', phase: 'finished', exitCode: range(o, 'exitCode', 0, MAX_EXIT_STATUS) };
@@ -113,6 +123,18 @@ export function parseLinkMessage(raw: string): LinkMessage {
 }
 
 const { str, int, range } = fieldReader((m) => new LinkMessageError(m));
+
+function processNames(o: Obj): string[] {
+  const v = o['names'];
+  if (!Array.isArray(v) || v.length > MAX_PROCESS_NAMES) throw new LinkMessageError(`names: expected at most ${MAX_PROCESS_NAMES} strings`);
+  for (const n of v) if (typeof n !== 'string' || n.length > MAX_PROCESS_NAME) throw new LinkMessageError(`names: expected strings of at most ${MAX_PROCESS_NAME} characters`);
+  return v as string[];
+}
+
+function bool(o: Obj, k: string): boolean {
+  if (typeof o[k] !== 'boolean') throw new LinkMessageError(`${k}: expected true or false`);
+  return o[k] as boolean;
+}
 
 function dim(o: Obj, k: string): number {
   return range(o, k, 1, MAX_DIMENSION);

@@ -3,6 +3,7 @@
 import pty from 'node-pty';
 import type { IPty } from 'node-pty';
 import type { Clock } from '../state/clock.js';
+import type { ProgramsConfig } from '../config/config.js';
 import { ForegroundWatcher, type ForegroundJob } from './foreground.js';
 import type { PaneEvent, PaneEventListener, PaneSource, PaneSourceInfo } from './source.js';
 
@@ -35,6 +36,8 @@ export interface PtySourceOptions {
   /** The program is one thing to do, not a session (src/analysis/program-kind.ts): its start and its exit are
    * reported as one command's (`command` events), which makes the program itself a turn. */
   oneShot?: boolean;
+  /** With these lists each foreground job's names are read from the process (process-identity.ts). */
+  programs?: ProgramsConfig;
 }
 
 export interface PtyExit {
@@ -110,9 +113,10 @@ export class PtySource implements PaneSource {
       term.pid,
       (job) => {
         this.fg = job;
-        this.emit({ kind: 'process', t: this.now(), name: job.name, pid: job.pid });
+        this.emit({ kind: 'process', t: this.now(), name: job.name, pid: job.pid, ...(job.names && { names: job.names }), ...(job.reading !== undefined && { reading: job.reading }) });
       },
       this.opts.foregroundPollMs,
+      this.opts.programs ?? null,
     );
     this.watcher.start();
   }

@@ -108,7 +108,33 @@ function toEvent(t: number, code: string, data: string): PaneEvent | null {
  * marker (a person's chapter mark) carries no pane content. */
 export const COMMAND_MARKER = /^termsupervisor: command (executed|finished (\d{1,3}))$/;
 
+/** ...and each foreground process it saw: "process {"name":"python3","reading":true}" (processMarker). */
+const PROCESS_MARKER = 'termsupervisor: process ';
+/** A recorded process marker longer than this is no marker of ours. */
+const MAX_PROCESS_MARKER = 4096;
+
+/** The marker `run --record` writes for a foreground process change (its names, whether it reads the terminal). */
+export function processMarker(ev: { name: string; names?: string[]; reading?: boolean }): string {
+  return PROCESS_MARKER + JSON.stringify({ name: ev.name, ...(ev.names && { names: ev.names }), ...(ev.reading !== undefined && { reading: ev.reading }) });
+}
+
+function parseProcessMarker(t: number, label: string): PaneEvent | null {
+  if (label.length > MAX_PROCESS_MARKER) return null;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(label.slice(PROCESS_MARKER.length));
+  } catch {
+    return null;
+  }
+  if (raw === null || typeof raw !== 'object') return null;
+  const { name, names, reading } = raw as { name?: unknown; names?: unknown; reading?: unknown };
+  if (typeof name !== 'string' || !name) return null;
+  const list = Array.isArray(names) && names.every((n) => typeof n === 'string') ? (names as string[]) : undefined;
+  return { kind: 'process', t, name, ...(list && { names: list }), ...(typeof reading === 'boolean' && { reading }) };
+}
+
 function commandMarker(t: number, label: string): PaneEvent | null {
+  if (label.startsWith(PROCESS_MARKER)) return parseProcessMarker(t, label);
   const m = COMMAND_MARKER.exec(label);
   if (!m) return null;
   return m[2] === undefined ? { kind: 'command', t, phase: 'executed' } : { kind: 'command', t, phase: 'finished', exitCode: Number(m[2]) };

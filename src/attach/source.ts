@@ -7,7 +7,7 @@ export type PaneEvent =
   | { kind: 'input'; t: number; data: string }
   | { kind: 'resize'; t: number; cols: number; rows: number }
   /** The pane's foreground job changed (process name as the OS reports it, e.g. `sleep`, `node`). */
-  | { kind: 'process'; t: number; name: string; pid?: number }
+  | { kind: 'process'; t: number; name: string; pid?: number; names?: string[]; reading?: boolean }
   /** The source started the pane's program as one command and saw it start (`executed`) or end (`finished`, with
    * its exit status): `run`'s one-shot programs (src/analysis/program-kind.ts). Tier 1, like a shell's own marks. */
   | { kind: 'command'; t: number; phase: 'executed' }

@@ -198,7 +198,7 @@ function toMessage(ev: PaneEvent): LinkMessage {
     case 'resize':
       return { type: 'resize', cols: ev.cols, rows: ev.rows };
     case 'process':
-      return { type: 'process', name: ev.name, ...(ev.pid !== undefined && { pid: ev.pid }) };
+      return { type: 'process', name: ev.name, ...(ev.pid !== undefined && { pid: ev.pid }), ...(ev.names && { names: ev.names }), ...(ev.reading !== undefined && { reading: ev.reading }) };
     case 'command':
       return ev.phase === 'executed' ? { type: 'command', phase: 'executed' } : { type: 'command', phase: 'finished', exitCode: ev.exitCode };
     case 'exit':

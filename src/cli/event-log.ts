@@ -35,6 +35,8 @@ export interface PaneStartEvent extends EventBase {
   agent: string;
   /** The program is one thing to do, itself one turn (not a session: shell, REPL, agent, editor). */
   one_shot: boolean;
+  /** The names the program goes by besides its command (its executable's, its script's package's). */
+  identity?: string[];
   /** A shell started with the injected shell integration. */
   shell_integration: boolean;
 }

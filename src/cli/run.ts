@@ -10,6 +10,7 @@ import { AGENT_CHOICES, isGenericAgent } from '../config/config.js';
 import { CastWriter } from '../attach/asciicast.js';
 import { exitStatus, PtySource } from '../attach/pty-source.js';
 import type { PaneEvent } from '../attach/source.js';
+import { processMarker } from '../attach/replay-source.js';
 import { MonitorThread } from './monitor-thread.js';
 import { RealClock } from '../state/clock.js';
 import { oneOf, parseArgs, UsageError, type ParsedArgs } from './args.js';
@@ -27,6 +28,7 @@ import { probeDaemon, runNotice } from './run-notice.js';
 import { redactCommand } from '../daemon/redact.js';
 import { randomBytes } from 'node:crypto';
 import { programKind } from '../analysis/program-kind.js';
+import { namesOfCommand } from '../attach/process-identity.js';
 import { injectShellIntegration, type Injection } from '../shell/inject.js';
 import { printable } from './printable.js';
 
@@ -38,8 +40,10 @@ Runs a command in a watched pseudo-terminal. Use it exactly as without the wrapp
 and the exit code pass through. Each state transition (IDLE, RUNNING, LONG_RUNNING, WAITING_APPROVAL, DONE, FAILED)
 is appended as one JSON line to the event log; follow it with 'termsupervisor logs --follow'.
 A command that is one thing to do (npm test, make, bash -c …, python3 script.py) is one turn: RUNNING from its start,
-DONE or FAILED at its exit with the exit code. A session (a shell, REPL, agent, editor) gets a turn per thing asked
-of it; bash, zsh and fish get shell integration (their own rc files still load, nothing is written to them).
+DONE or FAILED at its exit with the exit code. A session (a shell, REPL, agent, editor; told by its name and by what
+the process is: its executable, its script's npm package) gets a turn per thing asked of it; bash, zsh and fish get
+shell integration (their own rc files still load, nothing is written to them). A program that waits on the
+person's keys at a prompt (blocked reading the terminal, Linux) is at rest, whatever it was taken for.
   --name     the pane's name in the log (default: the command's name)
   --agent    auto (default) | ${AGENT_CHOICES.slice(1).join(' | ')}: which profile reads the screen (crush,
              cursor, copilot, cline, amp, aider, kimi, goose: the generic tier, under that name; an agent named here
@@ -97,7 +101,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   const record = stringOption(a, 'record');
   const name = stringOption(a, 'name') ?? basename(command[0]!);
   const size = initialSize(a);
-  if (!findExecutable(command[0]!)) {
+  const executable = findExecutable(command[0]!);
+  if (!executable) {
     process.stderr.write(`termsupervisor: run: command not found: ${printable(command[0]!)}\n`);
     return EXIT_NOT_FOUND;
   }
@@ -116,10 +121,12 @@ export async function runCommand(argv: string[]): Promise<number> {
   const wallOrigin = Date.now();
   const id = `run-${process.pid}-${++paneSeq}-${randomBytes(3).toString('hex')}`;
   // A one-shot program is itself the turn; a session's shell gets shell integration (src/shell/inject.ts).
-  // --agent naming an agent says the program is one, whatever starts it: a session.
-  const kind = agent === 'claude' || agent === 'codex' || agent === 'gemini' || agent === 'qwen' || agent === 'opencode' || agent === 'kilo' || isGenericAgent(agent) ? 'session' : programKind(cfg.programs, command);
+  // --agent naming an agent says the program is one, whatever starts it: a session. So does what the program is
+  // (its executable's real name, its script's package: `claude.exe`, `node …/@google/gemini-cli/dist/index.js`).
+  const identity = namesOfCommand(command, executable, process.cwd(), cfg.programs);
+  const kind = agent === 'claude' || agent === 'codex' || agent === 'gemini' || agent === 'qwen' || agent === 'opencode' || agent === 'kilo' || isGenericAgent(agent) ? 'session' : programKind(cfg.programs, command, identity);
   const injected = kind === 'session' && cfg.run.shell_integration && !a.options.has('no-shell-integration') ? injectOrWarn(command) : null;
-  const source = new PtySource({ id, name, command, ...size, clock, oneShot: kind === 'one-shot', ...(injected && { exec: injected.argv, env: withEnv(process.env, injected.env) }) });
+  const source = new PtySource({ id, name, command, ...size, clock, oneShot: kind === 'one-shot', programs: cfg.programs, ...(injected && { exec: injected.argv, env: withEnv(process.env, injected.env) }) });
   // Parsing and analysis run on a thread of their own: the pane's output reaches the person's terminal whatever they cost.
   const configOption = a.options.get('config');
   const monitor = new MonitorThread({ configPath: typeof configOption === 'string' ? configOption : undefined, ...size, agent, command: command.join(' '), originMs: clock.origin, markNonce: injected?.nonce }, cfg);
@@ -191,6 +198,9 @@ export async function runCommand(argv: string[]): Promise<number> {
     } else if (ev.kind === 'command') {
       // A marker (asciicast's own kind of event), so a replay of the recording has the same one-shot turn.
       cast?.write('m', `termsupervisor: command ${ev.phase === 'executed' ? 'executed' : `finished ${ev.exitCode}`}`, wall(ev.t));
+    } else if (ev.kind === 'process') {
+      // So is each foreground process (its names, its terminal reads): a replay reads the same rests.
+      cast?.write('m', processMarker(ev), wall(ev.t));
     }
     monitor.handle(ev);
     link?.send(ev);
@@ -203,7 +213,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   await source.start();
   // Read by the link when its socket opens, which takes I/O: start() spawned the program without any.
   if (source.pid !== null) hello.pid = source.pid;
-  log.append({ ...base('pane_start', 0), kind: 'pane_start', command: redactCommand(command.join(' ')), pid: source.pid, ...size, agent, one_shot: kind === 'one-shot', shell_integration: injected !== null });
+  log.append({ ...base('pane_start', 0), kind: 'pane_start', command: redactCommand(command.join(' ')), pid: source.pid, ...size, agent, one_shot: kind === 'one-shot', ...(identity.length > 0 && { identity }), shell_integration: injected !== null });
   const detach = attachTerminal(source, () => eof.start());
   const exit = await source.exited();
   eof.stop();

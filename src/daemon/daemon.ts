@@ -207,7 +207,7 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
   pruneTimer.unref();
   o.log.info({ kind: 'daemon', event: 'started', url, pid: process.pid, loopback }, 'daemon started');
   const tmuxCfg = { ...o.cfg.tmux, ...o.tmux };
-  tmux = tmuxCfg.enabled || remotes.length ? new TmuxPanes(registry, o.log, { sockets: tmuxCfg.sockets, env, remotes, local: tmuxCfg.enabled }) : null;
+  tmux = tmuxCfg.enabled || remotes.length ? new TmuxPanes(registry, o.log, { sockets: tmuxCfg.sockets, env, remotes, local: tmuxCfg.enabled, programs: o.cfg.programs }) : null;
   tmux?.start();
   peers?.start();
   const resumed = tasks.resumeAll();

@@ -168,8 +168,11 @@ export class LivePane {
     const error = f && { at: this.wall(f.t), stage: f.stage, step: f.step, program: f.program, message: f.message, count: f.count };
     // A believed OSC 133/633 mark: the shell reports its own commands (Tier 1), `doctor` tells the person.
     const keys = this.cfg.actions.keys;
-    const live = { rev: this.monitor.revision.value, question: this.question(), interruptKeys: (keys[this.record.program] ?? keys['default'])?.interrupt };
-    const v = paneView({ ...this.record, ...this.shown }, edge, true, this.monitor.analyzer.shellIntegration, error, live);
+    // The program reading the pane now: found from its process or title before any transition (an idle agent in a
+    // tmux pane is that agent at once, not a shell until its first hook).
+    const program = this.monitor.analyzer.currentProgram.program;
+    const live = { rev: this.monitor.revision.value, question: this.question(), interruptKeys: (keys[program] ?? keys['default'])?.interrupt };
+    const v = paneView({ ...this.record, ...this.shown, program }, edge, true, this.monitor.analyzer.shellIntegration, error, live);
     if (this.unreachable) v.unreachable = { ...this.unreachable };
     return this.where ? { ...v, where: { ...this.where } } : v;
   }

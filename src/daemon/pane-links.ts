@@ -56,7 +56,7 @@ export class PaneLinks {
         case 'resize':
           return this.registry.feed(paneId!, { kind: 'resize', cols: m.cols, rows: m.rows });
         case 'process':
-          return this.registry.feed(paneId!, { kind: 'process', name: m.name, ...(m.pid !== undefined && { pid: m.pid }) });
+          return this.registry.feed(paneId!, { kind: 'process', name: m.name, ...(m.pid !== undefined && { pid: m.pid }), ...(m.names && { names: m.names }), ...(m.reading !== undefined && { reading: m.reading }) });
         case 'command':
           return this.registry.feed(paneId!, m.phase === 'executed' ? { kind: 'command', phase: 'executed' } : { kind: 'command', phase: 'finished', exitCode: m.exitCode });
         case 'exit':

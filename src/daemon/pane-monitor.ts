@@ -324,7 +324,9 @@ export class PaneMonitor {
         this.screen.resize(ev.cols, ev.rows);
         break;
       case 'process':
-        this.apply(this.analyzer.process(ev.t, ev.name));
+        // Reading the terminal is judged on the screen as it is now (is a prompt at the cursor?).
+        if (ev.reading) this.maybeTake(ev.t, true);
+        this.apply(this.analyzer.process(ev.t, ev.name, { ...(ev.names && { names: ev.names }), ...(ev.reading !== undefined && { reading: ev.reading }) }));
         break;
       case 'command': {
         // The source's own word on its program (Tier 1): read on a fresh screen, like a shell's OSC 133 mark.

@@ -12,6 +12,8 @@ import type { PaneRegistry } from './pane-registry.js';
 import type { LivePane } from './live-pane.js';
 import { focusTmuxPane } from '../attach/tmux/tmux-focus.js';
 import type { FocusOutcome } from './pane-focus.js';
+import type { ProgramsConfig } from '../config/config.js';
+import { foregroundNames } from '../attach/foreground.js';
 
 export interface TmuxPanesOptions {
   /** Socket names or paths; empty: the default server. */
@@ -23,6 +25,9 @@ export interface TmuxPanesOptions {
   remotes?: Array<RemoteTmux & { allowTyping: boolean }>;
   /** false: no local server is watched (remotes only). */
   local?: boolean;
+  /** With these lists a local pane's foreground job is also known by what the process is (its executable, script,
+   * npm package: src/attach/process-identity.ts), read from /proc when tmux reports the job. */
+  programs?: ProgramsConfig;
 }
 
 /** A seed not read within this long releases the pane's held output anyway (a pane closed meanwhile, a stopped
@@ -37,7 +42,10 @@ export class TmuxPanes {
   /** Remote name → whether its panes may be typed into. */
   private readonly typing = new Map<string, boolean>();
 
+  private readonly programs: ProgramsConfig | null;
+
   constructor(private readonly registry: PaneRegistry, private readonly log: Logger, o: TmuxPanesOptions) {
+    this.programs = o.programs ?? null;
     const specs = o.local === false ? [] : o.sockets.length ? [...new Set(o.sockets)] : [''];
     this.watchers = specs.map((spec) => {
       const socket = resolveTmuxSocket(spec, o.env);
@@ -102,7 +110,11 @@ export class TmuxPanes {
         r.feed(id, { kind: 'output', data });
         return this.nextRead(pane);
       },
-      process: (id, name) => r.feed(id, { kind: 'process', name }),
+      process: (id, name, panePid) => {
+        // A local server's panes run on this host: /proc says what the job is (a remote's pids are not ours).
+        const names = attach === 'tmux' && panePid !== undefined && this.programs ? foregroundNames(panePid, name, this.programs) : [];
+        r.feed(id, { kind: 'process', name, ...(names.length > 0 && { names }) });
+      },
       resize: (id, cols, rows) => r.feed(id, { kind: 'resize', cols, rows }),
       exit: (id, code) => r.feed(id, { kind: 'exit', code }),
       rename: (id, name) => {

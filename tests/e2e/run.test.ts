@@ -110,7 +110,7 @@ describe('termsupervisor run in a terminal', () => {
     expect((await w.exited()).exitCode).toBe(0);
   });
 
-  it('(e) --record writes asciicast v2 (output, input, resize) that replays to the same final state', async () => {
+  it('(e) --record writes asciicast v2 (output, input, resize, process markers) that replays to the same final state', async () => {
     const { w, dir } = start((d) => ['--record', join(d, 'session.cast'), '--', ...BASH], {}, { cols: 90, rows: 25 });
     const cast = join(dir, 'session.cast');
     await w.waitOutput('the first prompt', (o) => o.includes('$ '));
@@ -131,7 +131,11 @@ describe('termsupervisor run in a terminal', () => {
     expect(header).toMatchObject({ version: 2, width: 90, height: 25 });
     const recorded = lines.slice(1).map((l) => JSON.parse(l) as [number, string, string]);
     const codes = new Set(recorded.map((e) => e[1]));
-    expect([...codes].sort()).toEqual(['i', 'o', 'r']);
+    expect([...codes].sort()).toEqual(['i', 'm', 'o', 'r']);
+    // The markers are the foreground processes the wrapper saw (bash, then the job): a replay has them too.
+    const markers = recorded.filter((e) => e[1] === 'm').map((e) => e[2]);
+    expect(markers.every((m) => m.startsWith('termsupervisor: process {'))).toBe(true);
+    expect(markers.some((m) => m.includes('"name":"sleep"'))).toBe(true);
     expect(recorded.find((e) => e[1] === 'r')![2]).toBe('100x30');
     expect(recorded.filter((e) => e[1] === 'i').map((e) => e[2]).join('')).toContain('stty size; sleep 1\r');
     for (let i = 1; i < recorded.length; i++) expect(recorded[i]![0]).toBeGreaterThanOrEqual(recorded[i - 1]![0]);

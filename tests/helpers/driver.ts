@@ -55,8 +55,9 @@ export class PaneDriver {
     return t;
   }
 
-  async process(t: number, name: string): Promise<void> {
-    this.monitor.handle({ kind: 'process', t, name });
+  /** The foreground process changed (`facts`: its other names, whether it sits reading the terminal). */
+  async process(t: number, name: string, facts: { names?: string[]; reading?: boolean } = {}): Promise<void> {
+    this.monitor.handle({ kind: 'process', t, name, ...facts });
     await this.monitor.flush();
   }
 

@@ -77,6 +77,14 @@ describe('programKind', () => {
     expect(programName('7z')).toBe('7z');
   });
 
+  it('what the program is counts, not only its argv: claude.exe by its path, a script whose package is an agent', () => {
+    expect(kind(['/home/me/.local/bin/claude.exe'])).toBe('session');
+    expect(programKind(programs, ['node', '/x/node_modules/@google/gemini-cli/dist/index.js'], ['gemini', 'gemini-cli', '@google/gemini-cli', 'index'])).toBe('session');
+    expect(programKind(programs, ['node', '/x/dist/index.js'], ['my-build', 'index'])).toBe('one-shot');
+    // A session's one-shot argument still counts when the session is known by its identity.
+    expect(programKind(programs, ['/opt/claude/versions/2.0.31', '-p', 'hi'], ['claude'])).toBe('one-shot');
+  });
+
   it('the lists are configuration: a program added to programs.sessions is a session', () => {
     const cfg = loadConfig({ overrides: { programs: { sessions: [...programs.sessions, 'mytui'] } } });
     expect(programKind(cfg.programs, ['mytui', 'project'])).toBe('session');

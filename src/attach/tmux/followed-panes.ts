@@ -33,6 +33,8 @@ interface Tracked {
   rows: number;
   name: string;
   command: string;
+  /** The pane's first process (pane_pid). */
+  pid: number | null;
   dead: boolean;
   resumeTimer: NodeJS.Timeout | null;
   /** Marked unreachable: the next seed (a repaint from capture-pane) is what brings it back. */
@@ -142,6 +144,7 @@ export class FollowedPanes {
       rows: row.rows,
       name: paneName(row),
       command: row.command,
+      pid: row.pid,
       dead: row.dead,
       resumeTimer: null,
       stale: false,
@@ -149,7 +152,7 @@ export class FollowedPanes {
     this.panes.set(row.pane, t);
     this.o.sink.open({ id: t.id, pane: t.pane, name: t.name, command: t.command, cols: t.cols, rows: t.rows, where: whereOf(row) });
     // The job gate and profile choice need the foreground job from the start, as a wrapper reports it.
-    if (t.command) this.o.sink.process(t.id, t.command);
+    if (t.command) this.o.sink.process(t.id, t.command, t.pid ?? undefined);
     this.seed(t, owner);
     if (row.dead) this.o.sink.exit(t.id, row.deadStatus);
   }
@@ -163,6 +166,7 @@ export class FollowedPanes {
       this.o.sink.rename(t.id, name);
       this.o.sink.where?.(t.id, whereOf(row)); // the name is session:window.pane: where it is changed with it
     }
+    t.pid = row.pid; // respawn-pane starts another first process
     if (row.command !== t.command) this.process(t, row.command);
     if (row.dead && !t.dead) this.o.sink.exit(t.id, row.deadStatus);
     t.dead = row.dead;
@@ -216,7 +220,7 @@ export class FollowedPanes {
 
   private process(t: Tracked, command: string): void {
     t.command = command;
-    if (command) this.o.sink.process(t.id, command);
+    if (command) this.o.sink.process(t.id, command, t.pid ?? undefined);
   }
 
   private closePane(t: Tracked, why: string): void {

@@ -16,6 +16,8 @@ export interface PaneRow {
   dead: boolean;
   deadStatus: number | null;
   command: string;
+  /** The pane's first process (a shell, or the program it was started with), its terminal's session leader. */
+  pid: number | null;
   /** Last: free text, may hold anything but a newline. */
   title: string;
 }
@@ -31,6 +33,7 @@ const PANE_FIELDS = [
   'pane_dead',
   'pane_dead_status',
   'pane_current_command',
+  'pane_pid',
   'pane_title',
 ];
 
@@ -52,7 +55,8 @@ export function parsePaneRows(lines: string[]): PaneRow[] {
       dead: f[7] === '1',
       deadStatus: f[8] === '' ? null : Number(f[8]),
       command: f[9]!,
-      title: f.slice(10).join(SEP),
+      pid: /^\d+$/.test(f[10]!) ? Number(f[10]) : null,
+      title: f.slice(11).join(SEP),
     });
   }
   return out;

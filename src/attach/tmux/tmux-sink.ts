@@ -23,8 +23,9 @@ export interface TmuxSink {
    * back, the pane's next output is held until it resolves, so the seed's bytes never join a burst of real output
    * (a seed followed at once by a one-line echo would otherwise look like work nobody typed for). */
   seed(id: string, data: string): Promise<void> | null;
-  /** The pane's foreground command changed. */
-  process(id: string, name: string): void;
+  /** The pane's foreground command changed. `panePid`: the pane's first process (its terminal's session leader,
+   * whose terminal's foreground job /proc tells on the server's own host), when tmux said. */
+  process(id: string, name: string, panePid?: number): void;
   resize(id: string, cols: number, rows: number): void;
   rename(id: string, name: string): void;
   /** The pane's session or window changed (move-window, a renamed session): where a jump finds it. */
