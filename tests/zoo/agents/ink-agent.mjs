@@ -257,33 +257,46 @@ function App() {
   }, []);
 
   useInput((input, key) => {
-    if (S.phase === 'starting') return;
-    if (S.phase === 'question') {
-      const q = S.question;
-      const r = questionKey(q.style, q, input, key);
-      if (!r) return;
-      if (r.move !== undefined) return set({ question: { ...q, sel: r.move } });
-      if (r.toggle !== undefined) return set({ question: { ...q, checked: q.checked.map((c, i) => (i === r.toggle ? !c : c)) } });
-      mark(r.answer ? 'approval_given' : 'approval_dismissed', { key: input || Object.keys(key).find((k) => key[k]) });
-      q.resolve(r.answer);
+    // Keys typed quickly (or read late on a loaded machine) come as one chunk ("fix it\r"): one key at a time.
+    if (input.length > 1 && !key.escape && /[\r\n ]/.test(input)) {
+      for (const ch of input) onKey(ch === '\r' || ch === '\n' ? '' : ch, ch === '\r' || ch === '\n' ? { return: true } : {});
       return;
     }
-    if ((key.escape || (key.ctrl && input === 'c')) && S.phase === 'working') return interrupt();
-    if (key.return) {
-      const text = S.input.trim();
-      if (!text) return;
-      if (S.phase === 'working') return set({ input: '', queued: [...S.queued, text] });
-      clearTimeout(lingerTimer);
-      mark('prompt_submitted', { text });
-      set({ input: '' });
-      title(O.title_work ?? 'working');
-      void runTurn(text);
-      return;
-    }
-    if (key.backspace || key.delete) return set({ input: S.input.slice(0, -1) });
-    if (input && !key.ctrl && !key.meta && !key.escape) set({ input: S.input + input });
+    onKey(input, key);
   });
 
+  return view(setCursorPosition);
+}
+
+function onKey(input, key) {
+  if (S.phase === 'starting') return;
+  if (S.phase === 'question') {
+    const q = S.question;
+    const r = questionKey(q.style, q, input, key);
+    if (!r) return;
+    if (r.move !== undefined) return set({ question: { ...q, sel: r.move } });
+    if (r.toggle !== undefined) return set({ question: { ...q, checked: q.checked.map((c, i) => (i === r.toggle ? !c : c)) } });
+    mark(r.answer ? 'approval_given' : 'approval_dismissed', { key: input || Object.keys(key).find((k) => key[k]) });
+    q.resolve(r.answer);
+    return;
+  }
+  if ((key.escape || (key.ctrl && input === 'c')) && S.phase === 'working') return interrupt();
+  if (key.return) {
+    const text = S.input.trim();
+    if (!text) return;
+    if (S.phase === 'working') return set({ input: '', queued: [...S.queued, text] });
+    clearTimeout(lingerTimer);
+    mark('prompt_submitted', { text });
+    set({ input: '' });
+    title(O.title_work ?? 'working');
+    void runTurn(text);
+    return;
+  }
+  if (key.backspace || key.delete) return set({ input: S.input.slice(0, -1) });
+  if (input && !key.ctrl && !key.meta && !key.escape) set({ input: S.input + input });
+}
+
+function view(setCursorPosition) {
   const rows = [];
   let y = 0;
   const push = (el, n) => {
