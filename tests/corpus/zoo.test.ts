@@ -14,13 +14,18 @@ import { scoreZoo, summarize, unpackZoo, variantOf, zooNames } from '../helpers/
 
 /** The zoo holds at least this many variants (tests/zoo/generate.mjs --count). */
 const ZOO_AT_LEAST = 250;
+// Measured 2026-11-27 on the 260 variants of seed 1 (replay runs in virtual time: the same casts give the same
+// figures). generic: mean 0.876, missed DONE 160, missed WAIT 47, false DONE 40 (all 40 in the variants that wrap
+// their messages in OSC 133 marks). auto: mean 0.5928 (a plain replay reads the start-up output, before any
+// prompt, as a command running in 178 variants), so "auto is never worse than --agent generic" does not hold yet
+// (179 variants): it is printed, not asserted.
 /** Ratchet: measured mean agreement (generic tier) minus 0.01. */
-const GENERIC_MEAN_AT_LEAST = 0;
-/** Ratchet: measured false DONE / missed WAIT / missed DONE sums (generic tier), not to grow. */
-const GENERIC_FALSE_DONE_AT_MOST = Infinity;
-const GENERIC_MISSED_WAIT_AT_MOST = Infinity;
+const GENERIC_MEAN_AT_LEAST = 0.866;
+/** Ratchet: measured false DONE and missed WAIT sums (generic tier): not to grow. Goal: 0 and 0. */
+const GENERIC_FALSE_DONE_AT_MOST = 40;
+const GENERIC_MISSED_WAIT_AT_MOST = 47;
 /** Ratchet: measured mean agreement auto-detected minus 0.01. */
-const AUTO_MEAN_AT_LEAST = 0;
+const AUTO_MEAN_AT_LEAST = 0.58;
 /** Variants printed as the worst. */
 const WORST = 10;
 
@@ -39,6 +44,9 @@ beforeAll(async () => {
       console.log(`  ${describeRow(r)}\n    ${v.scenario}\n    ${JSON.stringify(v.options)}`);
     }
   }
+  const generic = new Map(rows.generic!.map((r) => [r.rec, r.agreement ?? 0]));
+  const worse = rows.auto!.filter((r) => (r.agreement ?? 0) < generic.get(r.rec)! - 1e-9).map((r) => r.rec);
+  console.log(`zoo: auto agrees less than --agent generic on ${worse.length} variants: ${worse.join(' ')}`);
 }, 600_000);
 
 afterAll(() => {
