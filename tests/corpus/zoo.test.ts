@@ -1,0 +1,78 @@
+// The test agent zoo (tests/zoo/): a few hundred recorded sessions of a fake Ink agent whose look varies (screen,
+// cursor, spinner, box, questions, errors, retries, OSC 133 marks, typing ahead), truth from the agent's own
+// timeline. Scored with the generic tier alone (`replay --agent generic`: what a person gets from an agent we have
+// no profile for) and auto-detected (plain `replay`), in parallel chunks. Prints both summaries and the worst
+// variants with their options.
+//
+// Goal: mean agreement >= 0.97 with no false DONE and no missed WAIT. The asserted bars below are a ratchet at what
+// the detector reaches today (the generic tier is being improved): raise them as it improves, never lower them.
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../helpers/build.js';
+import { describeRow, type ScoreRow } from '../helpers/scorer.js';
+import { scoreZoo, summarize, unpackZoo, variantOf, zooNames } from '../helpers/zoo.js';
+
+/** The zoo holds at least this many variants (tests/zoo/generate.mjs --count). */
+const ZOO_AT_LEAST = 250;
+// Measured 2026-11-27 on the 260 variants of seed 1 (replay runs in virtual time: the same casts give the same
+// figures). generic: mean 0.876, missed DONE 160, missed WAIT 47, false DONE 40 (all 40 in the variants that wrap
+// their messages in OSC 133 marks). auto: mean 0.5928 (a plain replay reads the start-up output, before any
+// prompt, as a command running in 178 variants), so "auto is never worse than --agent generic" does not hold yet
+// (179 variants): it is printed, not asserted.
+/** Ratchet: measured mean agreement (generic tier) minus 0.01. */
+const GENERIC_MEAN_AT_LEAST = 0.866;
+/** Ratchet: measured false DONE and missed WAIT sums (generic tier): not to grow. Goal: 0 and 0. */
+const GENERIC_FALSE_DONE_AT_MOST = 40;
+const GENERIC_MISSED_WAIT_AT_MOST = 47;
+/** Ratchet: measured mean agreement auto-detected minus 0.01. */
+const AUTO_MEAN_AT_LEAST = 0.58;
+/** Variants printed as the worst. */
+const WORST = 10;
+
+let dir = '';
+let rows: Record<string, ScoreRow[]> = {};
+
+beforeAll(async () => {
+  ensureBuilt();
+  dir = unpackZoo();
+  rows = await scoreZoo(dir, ['generic', 'auto']);
+  for (const mode of ['generic', 'auto'] as const) {
+    console.log(`zoo ${mode} SUMMARY ${JSON.stringify(summarize(rows[mode]!))}`);
+    const worst = [...rows[mode]!].sort((a, b) => (a.agreement ?? 0) - (b.agreement ?? 0)).slice(0, WORST);
+    for (const r of worst) {
+      const v = variantOf(dir, r.rec);
+      console.log(`  ${describeRow(r)}\n    ${v.scenario}\n    ${JSON.stringify(v.options)}`);
+    }
+  }
+  const generic = new Map(rows.generic!.map((r) => [r.rec, r.agreement ?? 0]));
+  const worse = rows.auto!.filter((r) => (r.agreement ?? 0) < generic.get(r.rec)! - 1e-9).map((r) => r.rec);
+  console.log(`zoo: auto agrees less than --agent generic on ${worse.length} variants: ${worse.join(' ')}`);
+}, 600_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the test agent zoo', () => {
+  it(`holds at least ${ZOO_AT_LEAST} variants, every one scored without errors in both modes`, () => {
+    expect(zooNames().length).toBeGreaterThanOrEqual(ZOO_AT_LEAST);
+    for (const mode of ['generic', 'auto']) {
+      expect(rows[mode]!.length).toBe(zooNames().length);
+      for (const r of rows[mode]!) {
+        expect(r.error, describeRow(r)).toBeNull();
+        expect(r.agreement, describeRow(r)).not.toBeNull();
+      }
+    }
+  });
+
+  it('the generic tier holds its ratchet', () => {
+    const s = summarize(rows.generic!);
+    expect(s.mean_agreement).toBeGreaterThanOrEqual(GENERIC_MEAN_AT_LEAST);
+    expect(s.false_done).toBeLessThanOrEqual(GENERIC_FALSE_DONE_AT_MOST);
+    expect(s.missed_wait).toBeLessThanOrEqual(GENERIC_MISSED_WAIT_AT_MOST);
+  });
+
+  it('auto-detected holds its ratchet', () => {
+    expect(summarize(rows.auto!).mean_agreement).toBeGreaterThanOrEqual(AUTO_MEAN_AT_LEAST);
+  });
+});
