@@ -52,7 +52,8 @@ export class PaneAnalyzer extends PaneInputs {
     // since): a read that waited for output to settle does not delay the wait by its own delay.
     this.waitSince = cls.verdict === 'waiting' ? (this.waitSince ?? Math.min(t, this.lastOutputAt)) : null;
     this.workingSince = cls.verdict === 'working' ? (this.workingSince ?? t) : null;
-    if (cls.rule === 'generic.interrupt_hint' && (this.phase() !== 'rest' || this.anchor !== null)) this.tui.hinted = true;
+    // An interrupt hint, or a title spinning, says a turn runs whose end is its frames stopping (turn_rest_s).
+    if ((cls.rule === 'generic.interrupt_hint' || cls.rule === 'generic.title_spinner') && (this.phase() !== 'rest' || this.anchor !== null)) this.tui.hinted = true;
 
     if (this.phase() === 'rest') {
       if (cls.verdict === 'waiting' && this.waitConfirmed(t, cls)) {

@@ -141,7 +141,11 @@ export abstract class PaneInputs extends PaneFacts {
     }
     // The generic tier reading an agent's TUI takes any frame the program drew by itself after the prompt (not a
     // key's answer) as the turn's work, a spinner's frame too (which `meaningful` folds away).
-    if (this.genericTui(ch.snapshot) && ch.selfDriven && (rows === undefined || rows.length > 0) && openAnchor(this.anchor)) this.anchor.evidence = true;
+    if (this.genericTui(ch.snapshot) && openAnchor(this.anchor)) {
+      // ...and the prompt taken into its transcript (the input cleared, the words now a message): a turn began,
+      // though it may draw nothing more until its answer.
+      if ((ch.selfDriven && (rows === undefined || rows.length > 0)) || this.reader.promptTaken(ch.snapshot.lines)) this.anchor.evidence = true;
+    }
     this.reader.pruneAnswered(ch.snapshot.lines);
     // The program redrew after the person's answer: the question's rows as they stood then ask nothing any more.
     if (this.phase() === 'waiting' && (rows === undefined || rows.length > 0)) {

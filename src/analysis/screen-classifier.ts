@@ -5,6 +5,7 @@
 import type { Config, ProgramId } from '../config/config.js';
 import type { ScreenSnapshot } from '../screen/types.js';
 import { classifyWith } from './profiles/index.js';
+import { MIN_ECHO_CHARS, TYPED_INPUT } from './profiles/generic-tui.js';
 import type { ProfileContext } from './profiles/context.js';
 import type { Classification } from './types.js';
 import type { FullscreenMode } from './fullscreen-activity.js';
@@ -77,6 +78,21 @@ export class ScreenClassifier {
     if (line === this.prompt) return;
     this.prompt = line;
     this.invalidate();
+  }
+
+  /** The program took the submitted prompt: its text stands on more rows than at Enter that are no input row (a
+   * prompt glyph before it): the TUI moved it into its transcript as the turn's first message. A TUI that draws the
+   * echo exactly as its input row is not told this way. */
+  promptTaken(lines: readonly string[]): boolean {
+    const prompt = this.prompt.trim();
+    const atEnter = this.atEnter;
+    if (prompt.length < MIN_ECHO_CHARS || !atEnter) return false;
+    const echo = (l: string) => l.includes(prompt) && !TYPED_INPUT.test(l);
+    let before = 0;
+    for (const [l, n] of atEnter) if (echo(l)) before += n;
+    let now = 0;
+    for (const l of lines) if (echo(l)) now++;
+    return now > before;
   }
 
   /** The person pressed Enter on this screen: rows on it now are older than the turn it starts. */

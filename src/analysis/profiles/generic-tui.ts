@@ -18,13 +18,13 @@ const LINE_QUESTION_ROWS = 12;
 /** A turn's last message (read for an error) is this many non-empty rows above the input area at most. */
 const LAST_MESSAGE_ROWS = 6;
 /** An input row holding typed text: a prompt glyph (in a box border or not), then the text. */
-const TYPED_INPUT = /^\s*(?:[│┃|▌]\s*)?[>❯›»→▶✨$]\s*\S/u;
+export const TYPED_INPUT = /^\s*(?:[│┃|▌]\s*)?[>❯›»→▶✨$]\s*\S/u;
 /** Numbered options need one sibling to be a list; options that open with a choice word need this many. */
 const WORD_MENU_SIBLINGS = 2;
 /** Borders, prompt glyphs and blanks around an echoed prompt's text. */
 const ECHO_FRAME = /^[\s│┃|▌>❯›»→▶✨$]+|[\s│┃|▌]+$/gu;
 /** A shorter piece of a row ("No", "1.") is too common to tell as the prompt's. */
-const MIN_ECHO_CHARS = 6;
+export const MIN_ECHO_CHARS = 6;
 /** A row inside (or opening, or closing) a dialog's box. */
 const BOXED = /^\s*[│┃|╭╰┌└]/u;
 /** A row of rules, borders and blanks only (an input box's frame): no message. */
