@@ -329,9 +329,10 @@ export abstract class PaneFacts implements Tier1Host {
 
   /** A new program means a new profile: the next read classifies afresh. An agent found behind what `run` took for
    * one thing to do (`npx …`, a wrapper script) is a session: its own screens and hooks tell its turns. */
-  protected programChanged(changed: boolean): void {
+  protected programChanged(changed: boolean, sameProgram = false): void {
     if (!changed) return;
-    this.tui.programChanged();
+    // A TUI found on the screen of what was read as a shell is the same program, newly read: what it drew stays its.
+    if (!sameProgram) this.tui.programChanged();
     this.reader.invalidate();
     if (this.prog.program !== 'shell' && this.prog.program !== 'generic') this.tier1.programIsSession();
   }

@@ -159,7 +159,7 @@ export abstract class PaneInputs extends PaneFacts {
       this.programChanged(this.prog.fromEvidence({ lines: rows ? rows.map((y) => ch.snapshot.lines[y]!) : ch.snapshot.lines }));
       // No profile named it, and no shell ever showed itself here (its prompt, shell integration): a TUI on
       // screen is an agent we do not know, read by the generic tier.
-      if (this.tui.unnamedAgent(ch.snapshot, this.tier1.lastAt > -Infinity)) this.programChanged(this.prog.tuiScreen());
+      if (this.tui.unnamedAgent(ch.snapshot, this.tier1.lastAt > -Infinity)) this.programChanged(this.prog.tuiScreen(), true);
     }
     const out = this.unseenCommand(ch);
     this.tier1.screenRead(ch.t, out);
