@@ -1,7 +1,8 @@
 // Issue 13: the generic tier (Tier 3, no profile: `replay --agent generic`) on every agent recording we have — the
 // shared corpus's, ours, and the agents we only ever read generically — scored by the official scorer. Its rules know
 // no agent's words (profiles/generic-tui.ts), so these figures are what a person gets from an agent we have never
-// seen. The bar: mean agreement at least 0.95, at most two false DONE and two missed WAIT in sum.
+// seen. The bar (issue 24): mean agreement at least 0.97, no false DONE and no missed WAIT. `unseen` holds the
+// recordings of agents no profile was built for (grok-cli 0.0.34, recorded for issue 24).
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -9,13 +10,13 @@ import { ensureBuilt } from '../helpers/build.js';
 import { ROOT } from '../helpers/screen.js';
 import { describeRow, score, type ScoreRow } from '../helpers/scorer.js';
 
-const MEAN_AGREEMENT_AT_LEAST = 0.95;
-const FALSE_DONE_AT_MOST = 2;
-const MISSED_WAIT_AT_MOST = 2;
+const MEAN_AGREEMENT_AT_LEAST = 0.97;
+const FALSE_DONE_AT_MOST = 0;
+const MISSED_WAIT_AT_MOST = 0;
 
 /** Agent recordings: everything but shells (a shell has its own profile; the generic tier is for agents). */
 const AGENT = (name: string): boolean => !name.startsWith('shell-');
-const FOLDERS = ['corpus', 'recordings', 'screens']
+const FOLDERS = ['corpus', 'recordings', 'screens', 'unseen']
   .map((f) => join(ROOT, 'tests', 'fixtures', f))
   .filter((d) => existsSync(d) && readdirSync(d).some((n) => AGENT(n) && existsSync(join(d, n, 'truth.json'))));
 let rows: ScoreRow[] = [];
