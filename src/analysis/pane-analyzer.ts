@@ -116,7 +116,8 @@ export class PaneAnalyzer extends PaneInputs {
     // running (or a wait that resolved straight into a ready/failed screen)
     switch (cls.verdict) {
       case 'failed':
-        if (cls.explicit || this.stable(t, cls, cls.atPrompt ? th.prompt_stability_s : th.stability_s)) speak('failed', cls.rule, cls.line);
+        // The person's own interrupt ended this turn on an agent's TUI: what they did themselves is no failure.
+        if (cls.explicit || this.stable(t, cls, cls.atPrompt ? th.prompt_stability_s : th.stability_s)) speak(tier === 3 && this.interruptSeen && this.genericTui(this.snap) ? 'done' : 'failed', cls.rule, cls.line);
         break;
       case 'waiting':
         if (this.waitConfirmed(t, cls)) speak('wait', cls.rule, cls.line);

@@ -28,6 +28,7 @@ export interface GenericPatterns {
   question: RegExp[];
   queued: RegExp[];
   error_block: RegExp[];
+  retrying: RegExp[];
 }
 
 export interface ClaudePatterns {

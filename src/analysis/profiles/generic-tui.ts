@@ -74,9 +74,11 @@ export function classifyGenericTui(snap: ScreenSnapshot, ctx: ProfileContext): C
   if (ctx.fullscreen === 'animating') return v('working', 'fullscreen_animating', row);
   if (ctx.titleSpinning) return v('working', 'title_spinner', snap.title);
   if (ctx.fullscreen === 'resting') {
-    const above = newSince(live.slice(0, snap.cursorY), ctx.atEnter).filter((l) => !DECORATION.test(l) && !testRow(g.tui_input, l));
-    const error = lastMatch(above.slice(-LAST_MESSAGE_ROWS), g.error_block);
-    if (error) return v('failed', 'error_block', error.line, true);
+    const above = newSince(live.slice(0, messageBottom(lines, snap.cursorY)), ctx.atEnter).filter((l) => !DECORATION.test(l) && !testRow(g.tui_input, l));
+    const lastRows = above.slice(-LAST_MESSAGE_ROWS);
+    const error = lastMatch(lastRows, g.error_block);
+    // An error with a retry announced below it is being retried (a turn interrupted then leaves it standing).
+    if (error && !lastMatch(lastRows.slice(error.index + 1), g.retrying)) return v('failed', 'error_block', error.line, true);
     return v('resting', 'own_frames_stopped', row);
   }
   return v('unknown', 'tui_settling', row);
@@ -91,6 +93,17 @@ function newSince(rows: readonly string[], atEnter: ReadonlyMap<string, number> 
     seen.set(l, n);
     return n <= (atEnter.get(l) ?? 0) ? '' : l;
   });
+}
+
+/** The top border of an input box (or the rule above an input row). */
+const INPUT_TOP = /^\s*(?:[╭┌┏]\s*[─━]|[─━]{8,})/u;
+
+/** Where the transcript ends: at the cursor, unless the program parks a hidden cursor at the top (a full-screen TUI
+ * drawing its own input box): then at its input box's top border, else at the last row. */
+function messageBottom(lines: readonly string[], cursorY: number): number {
+  if (cursorY > 0) return cursorY;
+  for (let y = lines.length - 1; y > 0; y--) if (INPUT_TOP.test(lines[y]!)) return y;
+  return lines.length;
 }
 
 /** The first row of the status region: STATUS_ROWS_ABOVE_CURSOR non-blank rows above the cursor (blank rows between
