@@ -288,7 +288,7 @@ export abstract class PaneFacts implements Tier1Host {
     if (!(this.tui.hinted && this.genericTui(this.snap) && (this.phase() !== 'rest' || this.anchor !== null))) return false;
     const snap = this.snap!;
     const row = snap.lines[snap.cursorY] ?? '';
-    return testRow(this.cfg.patterns.generic.tui_input, row.slice(0, snap.cursorX)) ? 'input_back' : true;
+    return testRow(this.cfg.patterns.generic.tui_input, row.slice(0, snap.cursorX)) || this.tui.inputAsAtRest(snap, this.typed.current) ? 'input_back' : true;
   }
 
   /** A shell's mark cannot come from here now: an agent's profile (or the generic tier) reads the pane, the main

@@ -70,6 +70,8 @@ export abstract class PaneInputs extends PaneFacts {
   input(t: number, data: string): Signal[] {
     this.now = Math.max(this.now, t);
     this.keysSeen = true;
+    // The first key at rest: the input area as the program shows it waiting for a prompt.
+    if (this.phase() === 'rest' && this.anchor === null && this.snap && this.typed.current === '') this.tui.noteRestKey(this.snap);
     // Keys typed ahead into an agent's input box while its turn runs are no key for the program to answer: its
     // frames stopping still ends the turn on time.
     if (!(this.phase() === 'running' && this.genericTui(this.snap))) this.fullscreen.noteKey(t);

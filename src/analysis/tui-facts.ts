@@ -6,7 +6,20 @@ import type { ScreenSnapshot } from '../screen/types.js';
 import type { Classification } from './types.js';
 import { tuiLike } from './profiles/generic-tui.js';
 
+/** The input area is read as its last non-blank rows (an input box's three, or a row and its footer). */
+const INPUT_AREA_ROWS = 3;
+
+/** The last non-blank rows of a screen, bottom first. */
+function bottomRows(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let y = lines.length - 1; y >= 0 && out.length < INPUT_AREA_ROWS; y--) if (lines[y]!.trim() !== '') out.push(lines[y]!);
+  return out;
+}
+
 export class TuiFacts {
+  /** The input area as it looked at rest, when the person began to type (its placeholder, its footer). */
+  private restInput: string[] | null = null;
+
   /** The program drew a TUI since it was detected. */
   private drawn = false;
   /** A shell's prompt has been read at the cursor of a line-oriented screen here. */
@@ -49,6 +62,21 @@ export class TuiFacts {
     return false;
   }
 
+  /** The person began typing at rest on this screen: its input area is how the program looks waiting for a prompt. */
+  noteRestKey(snap: ScreenSnapshot): void {
+    this.restInput = bottomRows(snap.lines);
+  }
+
+  /** The input area looks as it did at rest (an empty box with its placeholder, wherever the cursor is parked), but
+   * for a row holding what the person is typing ahead (`typed`): keys typed ahead do not postpone a turn's end. */
+  inputAsAtRest(snap: ScreenSnapshot, typed: string): boolean {
+    const rest = this.restInput;
+    if (!rest || rest.length < INPUT_AREA_ROWS) return false;
+    const now = bottomRows(snap.lines);
+    const ahead = typed.trim();
+    return now.length === rest.length && now.every((l, i) => l === rest[i] || (ahead !== '' && l.includes(ahead)));
+  }
+
   /** The program redraws rows above its cursor: an inline TUI (tuiLike's `inPlace`). */
   get inPlace(): boolean {
     return this.inPlaceSeen;
@@ -71,6 +99,7 @@ export class TuiFacts {
   /** Another program now: what was drawn was not its. */
   programChanged(): void {
     this.drawn = false;
+    this.restInput = null;
     this.inPlaceSeen = false;
   }
 }
