@@ -1,4 +1,4 @@
-// The zoo's recorder, live: three fresh random variants of the Ink zoo agent recorded in real PTYs, and what the
+// The zoo's recorder, live: fresh random variants of each zoo agent (three Ink, two full-screen) recorded in real PTYs, and what the
 // recorder wrote checked for form (an asciicast v2 with output and the driver's keys; a truth.json in the corpus
 // FORMAT) and for a consistent timeline (every turn submitted ends once, every question is answered, the segments
 // cover the session). Not scoring-sensitive: no detector runs here.
@@ -11,6 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { recordVariant } from '../zoo/record-variant.mjs';
 // @ts-expect-error plain .mjs tools, no type declarations
 import { variant, ANSWER_KEYS } from '../zoo/variants.mjs';
+// @ts-expect-error plain .mjs tools, no type declarations
+import { FULLSCREEN_ANSWER_KEYS } from '../zoo/fullscreen-variants.mjs';
 
 interface Ev {
   t: number;
@@ -24,15 +26,20 @@ interface Seg {
 }
 const STATES = new Set(['IDLE', 'RUNNING', 'WAITING_APPROVAL', 'DONE', 'FAILED']);
 const ENDS = new Set(['turn_complete', 'turn_failed']);
+/** Per agent: the variants recorded, words its question always shows, its question style and the styles it knows. */
+const AGENTS = [
+  { agent: 'ink', indices: [0, 1, 2], asks: 'npm test', style: (o: { question: string }) => o.question, styles: Object.keys(ANSWER_KEYS) },
+  { agent: 'fullscreen', indices: [0, 1], asks: 'rm -rf build', style: (o: { question_style: string }) => o.question_style, styles: Object.keys(FULLSCREEN_ANSWER_KEYS) },
+];
 /** Fresh variants each run (the seed is printed to record the same again). */
 const SEED = Date.now() % 1_000_000;
 const out = mkdtempSync(join(tmpdir(), 'zoo-live-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe(`the zoo recorder, live (seed ${SEED})`, () => {
-  for (const i of [0, 1, 2]) {
-    it(`records variant ${i} well-formed, with a consistent timeline`, async () => {
-      const v = variant('ink', SEED, i);
+  for (const { agent, indices, asks, style, styles } of AGENTS) for (const i of indices) {
+    it(`records ${agent} variant ${i} well-formed, with a consistent timeline`, async () => {
+      const v = variant(agent, SEED, i);
       const truth = await recordVariant(v, join(out, v.name));
       const text = gunzipSync(readFileSync(join(out, v.name, 'session.cast.gz'))).toString('utf8');
       const [head, ...lines] = text.trimEnd().split('\n');
@@ -52,7 +59,7 @@ describe(`the zoo recorder, live (seed ${SEED})`, () => {
       const output = cast.filter((e) => e[1] === 'o').map((e) => e[2]).join('');
       expect(output.length).toBeGreaterThan(100);
 
-      expect(truth).toMatchObject({ source: 'zoo-ink', cols: v.cols, rows: v.rows });
+      expect(truth).toMatchObject({ source: `zoo-${agent}`, cols: v.cols, rows: v.rows });
       const ev = truth.events as Ev[];
       for (let k = 1; k < ev.length; k++) expect(ev[k]!.t).toBeGreaterThanOrEqual(ev[k - 1]!.t);
       const ready = ev.find((e) => e.kind === 'ready');
@@ -85,9 +92,9 @@ describe(`the zoo recorder, live (seed ${SEED})`, () => {
       const asked = ev.filter((e) => e.kind === 'approval_requested');
       for (const q of asked) {
         const shown = cast.filter((c) => c[1] === 'o' && c[0] >= q.t - 0.05).map((c) => c[2]).join('');
-        expect(shown).toContain('npm test');
+        expect(shown).toContain(asks);
       }
-      expect(Object.keys(ANSWER_KEYS)).toContain(v.options.question);
+      expect(styles).toContain(style(v.options));
 
       const segs = truth.segments as Seg[];
       expect(segs[0]!.start).toBe(0);

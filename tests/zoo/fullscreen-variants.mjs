@@ -1,111 +1,93 @@
-// The fullscreen zoo agent's recorded variants: each an option set for the agent (its look and its turns) and a
-// driver plan, one step per turn (what the person types, and how they answer a question or cut the work short).
-// Together they cover every spinner, counter, hint, input style, question look and place, error style and turn shape.
-//   step: { prompt, answer?: [keys...] (after think_s at the question), interrupt?: { after_s, key } }
+// The fullscreen zoo agent's side of the seeded generator (variants.mjs): its look (agents/README.md's look options,
+// each drawn at random), its turns, their rough cost, and the keys a person presses at each of its question styles.
 
-const Q = (style, place) => ({ question_style: style, question_place: place });
+/** The keys a person presses at each of the agent's question styles, to approve or to deny (fullscreen/question.mjs
+ * agrees: Esc and the last choice deny; y / n, digits, arrows and Enter as each look offers them). */
+export const FULLSCREEN_ANSWER_KEYS = {
+  numbered: { approve: [['Enter'], ['1'], ['2'], ['Down', 'Enter']], deny: [['Esc'], ['3'], ['Down', 'Down', 'Enter']] },
+  arrows: { approve: [['Enter'], ['Down', 'Enter']], deny: [['Esc'], ['Down', 'Down', 'Enter']] },
+  buttons: { approve: [['y'], ['Enter']], deny: [['n'], ['Esc'], ['Right', 'Enter']] },
+  yn: { approve: [['y'], ['Enter']], deny: [['n'], ['Esc']] },
+  checkboxes: { approve: [['Enter'], ['1']], deny: [['Esc'], ['3'], ['Down', 'Down', 'Enter']] },
+  checkmarks: { approve: [['Enter'], ['1']], deny: [['Esc'], ['2'], ['Down', 'Enter']] },
+};
 
-export const VARIANTS = [
-  {
-    about: 'defaults (braille, box input, footer); an answer, an inline numbered question approved with Enter, an answer',
-    options: { turns: [{ work_s: 3, shape: 'answer', answer_lines: 3 }, { work_s: 4, shape: 'question' }, { work_s: 2, shape: 'answer' }] },
-    plan: [{ prompt: 'explain the build' }, { prompt: 'clean the build dir', answer: ['Enter'], think_s: 3 }, { prompt: 'thanks' }],
-  },
-  {
-    about: 'dots, token counter, "Esc to cancel"; a modal numbered question approved with 1',
-    options: { spinner: 'dots', counter: 'tokens', hint: 'Esc to cancel', ...Q('numbered', 'modal'), turns: [{ work_s: 5, shape: 'question', answer_lines: 4 }] },
-    plan: [{ prompt: 'delete the cache', answer: ['1'], think_s: 4 }],
-  },
-  {
-    about: 'stars, both counters, "ctrl+c to stop"; inline buttons approved with y, then an answer',
-    options: { spinner: 'stars', counter: 'both', hint: 'ctrl+c to stop', ...Q('buttons', 'inline'), turns: [{ work_s: 3, shape: 'question' }, { work_s: 4, shape: 'answer' }] },
-    plan: [{ prompt: 'run the migrations', answer: ['y'], think_s: 2.5 }, { prompt: 'and now?' }],
-  },
-  {
-    about: 'bar spinner, no counter, no hint; an inline y/n question denied with n, then an answer',
-    options: { spinner: 'bar', counter: 'none', hint: null, ...Q('yn', 'inline'), turns: [{ work_s: 2, shape: 'question' }, { work_s: 3, shape: 'answer' }] },
-    plan: [{ prompt: 'force push main', answer: ['n'], think_s: 3 }, { prompt: 'ok, open a PR instead' }],
-  },
-  {
-    about: 'no spinner glyph (verb and timer only); a modal arrow list, moved down and approved',
-    options: { spinner: 'none', ...Q('arrows', 'modal'), turns: [{ work_s: 4, shape: 'question', answer_lines: 3 }] },
-    plan: [{ prompt: 'install the deps', answer: ['Down', 'Enter'], think_s: 3.5 }],
-  },
-  {
-    about: 'inline checkboxes approved, then an error shown as a bullet',
-    options: { ...Q('checkboxes', 'inline'), error_style: 'bullet', turns: [{ work_s: 3, shape: 'question' }, { work_s: 3, shape: 'error' }] },
-    plan: [{ prompt: 'write the config', answer: ['Enter'], think_s: 2 }, { prompt: 'deploy it' }],
-  },
-  {
-    about: 'modal checkmarks denied with Esc, then an answer',
-    options: { ...Q('checkmarks', 'modal'), turns: [{ work_s: 3, shape: 'question' }, { work_s: 3, shape: 'answer' }] },
-    plan: [{ prompt: 'drop the table', answer: ['Esc'], think_s: 4 }, { prompt: 'show the schema' }],
-  },
-  {
-    about: 'an error as a red banner, then an answer that clears it',
-    options: { error_style: 'banner', turns: [{ work_s: 4, shape: 'error' }, { work_s: 3, shape: 'answer' }] },
-    plan: [{ prompt: 'summarise the logs' }, { prompt: 'try again' }],
-  },
-  {
-    about: 'an error as a toast that vanishes, then an answer',
-    options: { error_style: 'toast', toast_s: 3, spinner: 'stars', turns: [{ work_s: 3, shape: 'error' }, { work_s: 4, shape: 'answer' }] },
-    plan: [{ prompt: 'fetch the issue list' }, { prompt: 'again please' }],
-  },
-  {
-    about: 'an error as an answer line "API error 500 {...}", then an answer',
-    options: { error_style: 'answer', counter: 'tokens', turns: [{ work_s: 3, shape: 'error' }, { work_s: 3, shape: 'answer' }] },
-    plan: [{ prompt: 'refactor utils' }, { prompt: 'retry' }],
-  },
-  {
-    about: 'two retries with a countdown above "Error: 500", then the answer',
-    options: { turns: [{ work_s: 2, shape: 'retry_then_answer', retries: 2, retry_delay_s: 3, answer_lines: 4 }] },
-    plan: [{ prompt: 'write the tests' }],
-  },
-  {
-    about: 'retries exhausted, then a banner error; then an answer',
-    options: { error_style: 'banner', spinner: 'dots', turns: [{ work_s: 2, shape: 'retry_then_fail', max_retries: 3, retry_delay_s: 2 }, { work_s: 2, shape: 'answer' }] },
-    plan: [{ prompt: 'call the API' }, { prompt: 'once more' }],
-  },
-  {
-    about: 'a silent back-off: only the braille spinner for 8 s, then the answer',
-    options: { turns: [{ work_s: 2, shape: 'silent_backoff', backoff_s: 8, answer_lines: 3 }] },
-    plan: [{ prompt: 'think hard' }],
-  },
-  {
-    about: 'a silent back-off with stars and no counter, then an inline numbered question approved',
-    options: { spinner: 'stars', counter: 'none', turns: [{ work_s: 1, shape: 'silent_backoff', backoff_s: 6 }, { work_s: 3, shape: 'question' }] },
-    plan: [{ prompt: 'plan the release' }, { prompt: 'tag it', answer: ['Enter'], think_s: 3 }],
-  },
-  {
-    about: 'long work interrupted with Esc, then an answer',
-    options: { turns: [{ work_s: 30, shape: 'answer' }, { work_s: 3, shape: 'answer' }] },
-    plan: [{ prompt: 'rewrite everything', interrupt: { after_s: 6, key: 'Esc' } }, { prompt: 'just the parser' }],
-  },
-  {
-    about: 'bar input, no footer; long work interrupted with Ctrl-C, then an error bullet',
-    options: { input_style: 'bar', footer: null, hint: 'ctrl+c to stop', turns: [{ work_s: 30, shape: 'answer' }, { work_s: 3, shape: 'error' }] },
-    plan: [{ prompt: 'index the repo', interrupt: { after_s: 5, key: 'C-c' } }, { prompt: 'only src/' }],
-  },
-  {
-    about: 'no sync output, no mouse, line input, no placeholder; an inline y/n approved with y',
-    options: { sync: false, mouse: false, input_style: 'line', placeholder: null, ...Q('yn', 'inline'), turns: [{ work_s: 3, shape: 'question' }, { work_s: 2, shape: 'answer' }] },
-    plan: [{ prompt: 'run make', answer: ['y'], think_s: 3 }, { prompt: 'and the tests' }],
-  },
-  {
-    about: 'a splash at start, animated title; a long answer streamed slowly through the scrolling pane',
-    options: { splash: { ms: 1500, lines: ['╔═╗╔═╗╔═╗', '╔═╝║ ║║ ║', '╚═╝╚═╝╚═╝', 'zoo agent v0.1'] }, title: 'animated', chunk_ms: 80, chunk_chars: 10, turns: [{ work_s: 3, shape: 'answer', answer_lines: 40 }] },
-    plan: [{ prompt: 'write the docs' }],
-  },
-  {
-    about: 'pane anchored at the bottom; an inline numbered question denied with 3, then an answer',
-    options: { pane_anchor: 'bottom', ...Q('numbered', 'inline'), turns: [{ work_s: 3, shape: 'question' }, { work_s: 3, shape: 'answer' }] },
-    plan: [{ prompt: 'rm the old logs', answer: ['3'], think_s: 3 }, { prompt: 'archive them then' }],
-  },
-  {
-    about: 'long work (12 s) then a modal buttons question approved with y; then retries exhausted, error as an answer line',
-    cols: 100,
-    rows: 30,
-    options: { title: 'none', ...Q('buttons', 'modal'), error_style: 'answer', turns: [{ work_s: 14, shape: 'question' }, { work_s: 2, shape: 'retry_then_fail', max_retries: 2, retry_delay_s: 3 }] },
-    plan: [{ prompt: 'upgrade the framework', answer: ['y'], think_s: 5 }, { prompt: 'push it' }],
-  },
+const SPLASHES = [
+  ['╔═╗╔═╗╔═╗', '╔═╝║ ║║ ║', '╚═╝╚═╝╚═╝', 'zoo agent v0.1'],
+  ['~ zoo ~', 'loading your workspace'],
+  ['▗▄▖ ▗▄▖', '▐▌▐▌▐▌▐▌', '▝▀▘ ▝▀▘', 'Pangolin 1.2'],
 ];
+
+/** A random look for agents/fullscreen-agent.mjs. */
+export function fullscreenLook(P) {
+  const splash = P.weighted([[null, 3], [{ lines: P.pick(SPLASHES), ms: P.int(400, 1500) }, 1]]);
+  return {
+    spinner: P.pick(['braille', 'dots', 'stars', 'bar', 'none']),
+    frame_ms: P.int(60, 200),
+    verb: P.pick(['Working', 'Thinking', 'Processing', 'Brewing']),
+    counter: P.pick(['elapsed', 'tokens', 'both', 'none']),
+    hint: P.pick(['esc to interrupt', 'Esc to cancel', 'ctrl+c to stop', 'esc: stop', null]),
+    input_style: P.pick(['box', 'line', 'bar']),
+    prompt: P.pick(['>', '❯', '›']),
+    placeholder: P.pick([null, 'Ask anything, or type / for commands', 'Describe a change…', 'What should we build?', 'Send a message (/ for commands)']),
+    footer: P.pick([null, 'zoo-1 · ~/project · ? for shortcuts', '~/project (main) · model-9 · 64% context', 'ctrl+p palette · tab switch mode']),
+    splash,
+    title: P.pick(['none', 'static', 'animated']),
+    title_text: P.pick(['zoo agent', 'project · zoo', 'zoo: ~/project']),
+    mouse: P.chance(0.7),
+    mouse_sgr: P.chance(0.7),
+    sync: P.chance(0.75),
+    question_style: P.pick(Object.keys(FULLSCREEN_ANSWER_KEYS)),
+    question_place: P.pick(['inline', 'modal']),
+    error_style: P.pick(['bullet', 'answer', 'banner', 'toast']),
+    toast_s: P.range(2, 4),
+    retries: P.int(1, 2),
+    max_retries: P.int(2, 3),
+    retry_delay_s: P.int(1, 2),
+    backoff_s: P.range(2, 4.5),
+    chunk_chars: P.int(6, 20),
+    chunk_ms: P.int(30, 90),
+    answer_bullet: P.pick(['●', '⏺', '✦', '•']),
+    user_prefix: P.pick(['>', '›', '❯', '│']),
+    pane_anchor: P.pick(['top', 'bottom']),
+    linger_s: P.range(3.2, 4.2),
+    max_s: 40,
+    startup_s: splash ? splash.ms / 1000 : 0,
+  };
+}
+
+/** A random turn for it. */
+export function fullscreenTurn(P) {
+  const shape = P.weighted([['answer', 30], ['question', 25], ['error', 12], ['retry_then_answer', 10], ['retry_then_fail', 8], ['silent_backoff', 8]]);
+  const t = { shape, work_s: P.range(0.8, 3), answer_lines: P.int(1, 5) };
+  if (shape === 'question') t.question = { after_s: P.range(0.4, t.work_s * 0.7) };
+  if (shape === 'error' || shape === 'retry_then_fail') {
+    if (P.chance(0.3)) t.error_style = P.pick(['bullet', 'answer', 'banner', 'toast']);
+  }
+  if (shape.startsWith('retry')) Object.assign(t, { work_s: P.range(0.8, 2), retry_delay_s: P.int(1, 2) });
+  if (shape === 'silent_backoff') Object.assign(t, { work_s: P.range(0.5, 1.5), backoff_s: P.range(2.5, 5) });
+  return t;
+}
+
+/** Rough length of a turn (s) for the session budget. */
+export function fullscreenTurnCost(t, o) {
+  const chars = 70 * t.answer_lines;
+  let s = t.work_s + 1.2 + ((chars / o.chunk_chars) * o.chunk_ms) / 1000;
+  if (t.shape === 'question') s += 2;
+  if (t.shape === 'retry_then_answer') s += (o.retries ?? 2) * (t.retry_delay_s ?? o.retry_delay_s);
+  if (t.shape === 'retry_then_fail') s += (o.max_retries ?? 3) * (t.retry_delay_s ?? o.retry_delay_s);
+  if (t.shape === 'silent_backoff') s += t.backoff_s ?? o.backoff_s;
+  return s;
+}
+
+/** A turn made cheaper by one step (its work shortened, then its back-off). */
+export function fullscreenShorten(t) {
+  if (t.work_s > 0.8) t.work_s = Number(Math.max(0.8, t.work_s - 0.4).toFixed(1));
+  else if (t.backoff_s > 2) t.backoff_s = Number(Math.max(2, t.backoff_s - 0.5).toFixed(1));
+  else return false;
+  return true;
+}
+
+export function fullscreenScenario(turns, notes, o) {
+  return `${turns.map((t) => t.shape).join(', ')}${notes.length ? ` [${notes.join(', ')}]` : ''}; input ${o.input_style}, spinner ${o.spinner}, counter ${o.counter}, hint ${o.hint ?? 'none'}, error ${o.error_style}, question ${o.question_style}/${o.question_place}, title ${o.title}${o.mouse ? '' : ', no mouse'}${o.sync ? '' : ', no sync'}${o.splash ? `, splash ${o.splash.ms}ms` : ''}${o.footer ? '' : ', no footer'}`;
+}

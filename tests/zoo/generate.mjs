@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Records a zoo: N variants of one zoo agent (tests/zoo/variants.mjs), two at a time at most, into
 // OUT/<agent>-<nnn>/ (session.cast.gz + truth.json).
-//   node tests/zoo/generate.mjs --agent ink --count 250 --seed 1 --out tests/fixtures/zoo [--start 0] [--plain]
+//   node tests/zoo/generate.mjs --agent ink|fullscreen --count 250 --seed 1 --out tests/fixtures/zoo [--start 0]
+//     [--only 9,10,23] (just these indices, e.g. to re-record some) [--resume] (skip recorded ones) [--plain]
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { recordVariant } from './record-variant.mjs';
-import { variants } from './variants.mjs';
+import { variant, variants } from './variants.mjs';
 
 /** Variants recorded at once: each is a real agent in a real PTY, on a machine shared with others. */
 const PARALLEL = 2;
@@ -23,7 +24,9 @@ const seed = Number(opt('--seed', '1'));
 const start = Number(opt('--start', '0'));
 const out = resolve(opt('--out', 'tests/fixtures/zoo'));
 const skipDone = args.includes('--resume');
-const list = variants(agent, seed, count, start).filter((v) => !(skipDone && existsSync(join(out, v.name, 'truth.json'))));
+const only = opt('--only', '') ? opt('--only').split(',').map(Number) : null;
+const all = only ? only.map((i) => variant(agent, seed, i)) : variants(agent, seed, count, start);
+const list = all.filter((v) => !(skipDone && existsSync(join(out, v.name, 'truth.json'))));
 
 const failed = [];
 let next = 0;

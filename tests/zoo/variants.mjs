@@ -1,6 +1,12 @@
 // The zoo's variants: a seeded generator of short sessions (1-3 turns, about 15 s at most), each a look for the
 // agent, its turns, the driver's steps (what a person types, when) and a terminal size. Same seed, same variants.
 import { prng } from '../../scripts/record/keys.mjs';
+import { logoRows } from './agents/ink-look.mjs';
+import { FULLSCREEN_ANSWER_KEYS, fullscreenLook, fullscreenScenario, fullscreenShorten, fullscreenTurn, fullscreenTurnCost } from './fullscreen-variants.mjs';
+import { detectionRules, signaturesIn, stringsIn } from './signatures.mjs';
+
+/** The detector's signatures (config `detection.*.screen` / `.title`): no zoo text may carry one. */
+const RULES = await detectionRules();
 
 /** A session's estimated length (s) is kept under this: a few hundred record in reasonable time and stay small. */
 export const SESSION_MAX_S = 15;
@@ -63,7 +69,7 @@ function look(P) {
     ellipsis: P.pick(['…', '...', '']),
     box: P.pick(['round', 'square', 'plain', 'rules']),
     prompt_glyph: P.pick(['>', '❯', '›']),
-    placeholder: P.pick([null, 'Ask anything…', 'Type your message or @path/to/file', 'Try "refactor <filepath>"']),
+    placeholder: P.pick([null, 'Ask anything…', 'Type a task, or @ to add a file', 'Try "refactor <filepath>"']),
     footer: P.pick([null, '? for shortcuts', '~/project  (main*)   model-7b   78% context left', 'shift+tab to cycle modes']),
     logo_lines: P.weighted([[0, 4], [P.int(1, 12), 4], [P.int(13, 200), 2]]),
     logo_kind: P.pick(['blocks', 'slashes', 'hash']),
@@ -112,21 +118,66 @@ function turnCost(t, o) {
   return s;
 }
 
+/** How each zoo agent's variants are drawn: its look, a turn, a turn's cost, how to shorten one, its answer keys. */
+const AGENTS = {
+  ink: {
+    look,
+    turn,
+    cost: turnCost,
+    shorten: (t) => {
+      if (t.work_s <= 0.8) return false;
+      t.work_s = Number(Math.max(0.8, t.work_s - 0.4).toFixed(1));
+      return true;
+    },
+    keys: (o) => ANSWER_KEYS[o.question],
+    style: (o) => o.question,
+    // the agent queues a prompt typed and entered during work
+    follow: [['fresh', 6], ['typeahead', 2], ['queued', 2]],
+    interruptable: (t) => ['answer', 'silent_backoff', 'retry_then_answer'].includes(t.shape) && t.work_s >= 2,
+    scenario: (turns, notes, o) =>
+      `${turns.map((t) => t.shape).join(', ')}${notes.length ? ` [${notes.join(', ')}]` : ''}; ${o.screen} screen, cursor ${o.cursor}, box ${o.box}, spinner ${o.spinner}, error ${o.error_style}, question ${o.question}/${o.question_look.pos}${o.osc133 ? ', OSC 133' : ''}${o.logo_lines ? `, logo ${o.logo_lines}` : ''}${o.startup_s ? `, start-up ${o.startup_s}s` : ''}`,
+    drawn: (o, cols) => (o.logo_lines ? logoRows(o.logo_lines, cols, o.logo_kind) : []),
+  },
+  fullscreen: {
+    look: fullscreenLook,
+    turn: fullscreenTurn,
+    cost: fullscreenTurnCost,
+    shorten: fullscreenShorten,
+    keys: (o) => FULLSCREEN_ANSWER_KEYS[o.question_style],
+    style: (o) => `${o.question_style}/${o.question_place}`,
+    // Enter during work is not queued by this agent: a person types ahead and sends it once the turn ended
+    follow: [['fresh', 6], ['typeahead', 3]],
+    interruptable: (t) => ['answer', 'silent_backoff', 'retry_then_answer'].includes(t.shape) && t.work_s + (t.backoff_s ?? 0) >= 2,
+    scenario: fullscreenScenario,
+    drawn: () => [],
+  },
+};
+
+/** Refuses a variant any of whose texts (options, typed prompts, drawn logo rows) carries a real agent's signature. */
+export function refuseSignatures(v, extra = []) {
+  const found = signaturesIn([...stringsIn(v.options), ...stringsIn(v.steps), ...extra], RULES);
+  if (found.length) throw new Error(`zoo variant ${v.name} carries a real agent's signature: ${found.map((f) => `${JSON.stringify(f.text)} matches detection.${f.agent}.${f.field} as ${JSON.stringify(f.form)}`).join('; ')}`);
+  return v;
+}
+
 /** Variant `i` of a zoo of `agent` seeded `seed`. */
 export function variant(agent, seed, i) {
+  const A = AGENTS[agent];
+  if (!A) throw new Error(`unknown zoo agent ${agent} (known: ${Object.keys(AGENTS).join(', ')})`);
   const vseed = hashSeed(agent, seed, i);
   const P = picker(prng(vseed));
   const [cols, rows] = P.pick(SIZES);
-  const o = look(P);
+  const o = A.look(P);
   const turns = [];
   const n = P.weighted([[1, 4], [2, 4], [3, 2]]);
   let budget = SESSION_MAX_S - 0.8 - o.startup_s - o.linger_s;
   for (let k = 0; k < n; k++) {
-    const t = turn(P);
-    while (turnCost(t, o) > budget && t.work_s > 0.8) t.work_s = Number(Math.max(0.8, t.work_s - 0.4).toFixed(1));
-    if (t.question) t.question.at_s = Math.min(t.question.at_s, Number((t.work_s * 0.7).toFixed(1)));
-    if (turnCost(t, o) > budget && k > 0) break;
-    budget -= turnCost(t, o);
+    const t = A.turn(P);
+    while (A.cost(t, o) > budget && A.shorten(t));
+    if (t.question?.at_s !== undefined) t.question.at_s = Math.min(t.question.at_s, Number((t.work_s * 0.7).toFixed(1)));
+    if (t.question?.after_s !== undefined) t.question.after_s = Math.min(t.question.after_s, Number((t.work_s * 0.7).toFixed(1)));
+    if (A.cost(t, o) > budget && k > 0) break;
+    budget -= A.cost(t, o);
     turns.push(t);
   }
   o.turns = turns;
@@ -138,7 +189,7 @@ export function variant(agent, seed, i) {
   for (let k = 0; k < turns.length; k++) {
     const t = turns[k];
     const text = P.pick(PROMPTS);
-    const how = k > 0 && prevPlain ? P.weighted([['fresh', 6], ['typeahead', 2], ['queued', 2]]) : 'fresh';
+    const how = k > 0 && prevPlain ? P.weighted(A.follow) : 'fresh';
     if (k === 0) steps.push({ wait: 'ready' }, { sleep: P.range(0.3, 1.5) }, { type: text }, { press: 'Enter' });
     else if (how === 'fresh') steps.push({ wait: 'event', kind: ENDS, n: k }, { sleep: P.range(0.4, 2) }, { type: text }, { press: 'Enter' });
     else if (how === 'typeahead') steps.push({ wait: 'event', kind: 'prompt_submitted', n: k }, { sleep: P.range(0.3, 0.8) }, { type: text }, { wait: 'event', kind: ENDS, n: k }, { sleep: P.range(0.3, 1) }, { press: 'Enter' });
@@ -146,18 +197,17 @@ export function variant(agent, seed, i) {
     if (how !== 'fresh') notes.push(how);
     prevPlain = t.shape !== 'question';
     if (t.shape === 'question') {
-      const style = o.question;
       const deny = P.chance(0.3);
-      steps.push({ wait: 'event', kind: 'approval_requested', n: ++questions }, { sleep: P.range(1, 3) }, { press: P.pick(ANSWER_KEYS[style][deny ? 'deny' : 'approve']) });
-      notes.push(`${style}${deny ? ' deny' : ''}`);
-    } else if (['answer', 'silent_backoff', 'retry_then_answer'].includes(t.shape) && t.work_s >= 2 && P.chance(0.2)) {
-      steps.push({ wait: 'event', kind: 'prompt_submitted', n: k + 1 }, { sleep: P.range(0.8, t.work_s * 0.7) }, { press: o.hint?.startsWith('ctrl') ? 'C-c' : 'Esc' });
+      steps.push({ wait: 'event', kind: 'approval_requested', n: ++questions }, { sleep: P.range(1, 3) }, { press: P.pick(A.keys(o)[deny ? 'deny' : 'approve']) });
+      notes.push(`${A.style(o)}${deny ? ' deny' : ''}`);
+    } else if (A.interruptable(t) && P.chance(0.2)) {
+      steps.push({ wait: 'event', kind: 'prompt_submitted', n: k + 1 }, { sleep: P.range(0.8, Math.max(0.9, t.work_s * 0.7)) }, { press: o.hint?.startsWith('ctrl') ? 'C-c' : 'Esc' });
       notes.push('interrupt');
       prevPlain = false;
     }
   }
-  const scenario = `${turns.map((t) => t.shape).join(', ')}${notes.length ? ` [${notes.join(', ')}]` : ''}; ${o.screen} screen, cursor ${o.cursor}, box ${o.box}, spinner ${o.spinner}, error ${o.error_style}, question ${o.question}/${o.question_look.pos}${o.osc133 ? ', OSC 133' : ''}${o.logo_lines ? `, logo ${o.logo_lines}` : ''}${o.startup_s ? `, start-up ${o.startup_s}s` : ''}`;
-  return { name: `${agent}-${String(i).padStart(3, '0')}`, agent, seed: vseed, cols, rows, options: o, steps, scenario };
+  const v = { name: `${agent}-${String(i).padStart(3, '0')}`, agent, seed: vseed, cols, rows, options: o, steps, scenario: A.scenario(turns, notes, o) };
+  return refuseSignatures(v, A.drawn(o, cols));
 }
 
 export function variants(agent, seed, count, start = 0) {

@@ -205,6 +205,7 @@ function showError(style) {
   }
 }
 
+let lingerTimer = null;
 function endTurn(kind, extra = {}) {
   stopWork();
   ctl = null;
@@ -212,6 +213,7 @@ function endTurn(kind, extra = {}) {
   committed.push('');
   render();
   emit(kind, { turn: turnNo, ...extra });
+  if (o.linger_s != null && turnNo >= o.turns.length) lingerTimer = setTimeout(() => quit(), o.linger_s * 1000);
 }
 
 async function runTurn(prompt, t) {
@@ -273,6 +275,7 @@ async function runTurn(prompt, t) {
 }
 
 function submit() {
+  clearTimeout(lingerTimer);
   const prompt = text.trim();
   text = '';
   turnNo++;
@@ -345,6 +348,8 @@ function ready() {
   render();
   emit('ready', { cols: screen.width, rows: screen.height });
 }
+
+if (o.max_s != null) setTimeout(() => quit(), o.max_s * 1000).unref();
 
 if (o.splash) {
   splash.setContent((o.splash.lines ?? ['ZOO AGENT', 'v0.1']).map(esc).join('\n'));

@@ -55,6 +55,11 @@ export const DEFAULTS = {
   pane_anchor: 'top',
   user_prefix: '>',
   quit_window_ms: 2000,
+  // exit by itself this long (s) after the last listed turn ended (the zoo recorder ends a recording at the exit),
+  // or null: run until Ctrl-D / Ctrl-C twice
+  linger_s: null,
+  // exit by itself after this long (s) whatever happens, or null
+  max_s: null,
 };
 
 export const DEFAULT_QUESTION = {
