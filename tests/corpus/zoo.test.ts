@@ -13,24 +13,28 @@ import { describeRow, type ScoreRow } from '../helpers/scorer.js';
 import { scoreZoo, summarize, unpackZoo, variantOf, zooNames } from '../helpers/zoo.js';
 
 /** The zoo holds at least this many variants (tests/zoo/generate.mjs --count). */
-const ZOO_AT_LEAST = 250;
+const ZOO_AT_LEAST = 350;
 // Measured 2026-11-27 on the first 260 Ink variants (seed 1) before the generic tier's issue-24 work: generic mean
 // 0.876, missed DONE 160, missed WAIT 47, false DONE 40 (all in the variants that wrap their messages in OSC 133
-// marks); auto 0.5928 (start-up output read as a command in 178 variants). After it, on the 260 Ink and 20
-// full-screen variants: generic mean 0.9961, missed WAIT 0, false DONE 2; auto 0.9877 (the rest of the gap: variants
-// whose placeholder is Gemini CLI's own input row, which names that profile).
+// marks); auto 0.5928 (start-up output read as a command in 178 variants). After it, on the 260 Ink and 100
+// full-screen variants (seed 1, no real agent's signature in any of them): generic mean 0.9958, missed WAIT 0, false
+// DONE 1, missed DONE 39 (a next prompt typed within a second of the answer); auto the same.
 /** Ratchet: measured mean agreement (generic tier) minus 0.01. */
-const GENERIC_MEAN_AT_LEAST = 0.986;
+const GENERIC_MEAN_AT_LEAST = 0.985;
 /** Ratchet: measured false DONE and missed WAIT sums (generic tier): not to grow. Goal: 0 and 0. */
-const GENERIC_FALSE_DONE_AT_MOST = 2;
+const GENERIC_FALSE_DONE_AT_MOST = 1;
 const GENERIC_MISSED_WAIT_AT_MOST = 0;
 /** Ratchet: measured mean agreement auto-detected minus 0.01. */
-const AUTO_MEAN_AT_LEAST = 0.977;
+const AUTO_MEAN_AT_LEAST = 0.985;
+/** Agreement is sampled every 50 ms: a difference below this is one sample's rounding, not a worse reading. */
+const SAME_AGREEMENT = 1e-3;
 /** Variants printed as the worst. */
 const WORST = 10;
 
 let dir = '';
 let rows: Record<string, ScoreRow[]> = {};
+/** Variants auto-detected reads worse than the generic tier forced. */
+let worse: string[] = [];
 
 beforeAll(async () => {
   ensureBuilt();
@@ -45,7 +49,7 @@ beforeAll(async () => {
     }
   }
   const generic = new Map(rows.generic!.map((r) => [r.rec, r.agreement ?? 0]));
-  const worse = rows.auto!.filter((r) => (r.agreement ?? 0) < generic.get(r.rec)! - 1e-9).map((r) => r.rec);
+  worse = rows.auto!.filter((r) => (r.agreement ?? 0) < generic.get(r.rec)! - SAME_AGREEMENT).map((r) => r.rec);
   console.log(`zoo: auto agrees less than --agent generic on ${worse.length} variants: ${worse.join(' ')}`);
 }, 600_000);
 
@@ -74,5 +78,9 @@ describe('the test agent zoo', () => {
 
   it('auto-detected holds its ratchet', () => {
     expect(summarize(rows.auto!).mean_agreement).toBeGreaterThanOrEqual(AUTO_MEAN_AT_LEAST);
+  });
+
+  it('auto mode on a program without a profile is never worse than --agent generic on the same variant', () => {
+    expect(worse).toEqual([]);
   });
 });
