@@ -76,11 +76,7 @@ const GEMINI_ERROR = frame(geminiRows([API_ERROR, '  Executing Hooks: termsuperv
 describe("Gemini CLI: AfterAgent after a turn that failed", () => {
   it('is FAILED (the error on screen), not DONE, though the spinner of the hooks is still drawn below the error', async () => {
     const d = driver({ agent: 'gemini' });
-    await d.out(0.1, GEMINI_AT_REST);
-    await d.type(1.0, 'refactor utils.ts');
-    await d.input(1.5, '\r');
-    await hook(d, 1.55, 'gemini', 'BeforeAgent', 'refactor utils.ts');
-    await d.out(1.6, GEMINI_WORKING);
+    await geminiTurn(d);
     await d.out(2.2, GEMINI_ERROR_HOOKS);
     await hook(d, 2.25, 'gemini', 'AfterAgent', '[no response text]');
     await d.out(2.4, GEMINI_ERROR);
@@ -94,11 +90,7 @@ describe("Gemini CLI: AfterAgent after a turn that failed", () => {
 
   it('is FAILED when the screen showing the error is read just after AfterAgent arrived (a polled tmux screen)', async () => {
     const d = driver({ agent: 'gemini' });
-    await d.out(0.1, GEMINI_AT_REST);
-    await d.type(1.0, 'refactor utils.ts');
-    await d.input(1.5, '\r');
-    await hook(d, 1.55, 'gemini', 'BeforeAgent', 'refactor utils.ts');
-    await d.out(1.6, GEMINI_WORKING);
+    await geminiTurn(d);
     await hook(d, 2.25, 'gemini', 'AfterAgent', '[no response text]');
     await d.out(2.6, GEMINI_ERROR);
     await d.until(15);
@@ -114,11 +106,7 @@ describe("Gemini CLI: AfterAgent after a turn that failed", () => {
 
   it('an error shown long after the DONE AfterAgent made is not read back into that turn', async () => {
     const d = driver({ agent: 'gemini' });
-    await d.out(0.1, GEMINI_AT_REST);
-    await d.type(1.0, 'refactor utils.ts');
-    await d.input(1.5, '\r');
-    await hook(d, 1.55, 'gemini', 'BeforeAgent', 'refactor utils.ts');
-    await d.out(1.6, GEMINI_WORKING);
+    await geminiTurn(d);
     await hook(d, 2.25, 'gemini', 'AfterAgent', 'Done');
     await d.out(2.3, frame(geminiRows(['✦ Done: utils.ts is refactored.']), READY_TITLE));
     await d.out(2.25 + d.cfg.thresholds.hook_end_failure_s + 1, GEMINI_ERROR);
@@ -131,11 +119,7 @@ describe("Gemini CLI: AfterAgent after a turn that failed", () => {
 
   it("the next turn's AfterAgent with the model's answer is DONE, the first turn's error still in view above it", async () => {
     const d = driver({ agent: 'gemini' });
-    await d.out(0.1, GEMINI_AT_REST);
-    await d.type(1.0, 'refactor utils.ts');
-    await d.input(1.5, '\r');
-    await hook(d, 1.55, 'gemini', 'BeforeAgent', 'refactor utils.ts');
-    await d.out(1.6, GEMINI_WORKING);
+    await geminiTurn(d);
     await d.out(2.2, GEMINI_ERROR_HOOKS);
     await hook(d, 2.25, 'gemini', 'AfterAgent', '[no response text]');
     await d.out(2.4, frame(geminiRows([API_ERROR]), READY_TITLE));
@@ -158,11 +142,7 @@ describe("Gemini CLI: AfterAgent after a turn that failed", () => {
 
   it('a turn whose screen shows no error still ends DONE by AfterAgent', async () => {
     const d = driver({ agent: 'gemini' });
-    await d.out(0.1, GEMINI_AT_REST);
-    await d.type(1.0, 'refactor utils.ts');
-    await d.input(1.5, '\r');
-    await hook(d, 1.55, 'gemini', 'BeforeAgent', 'refactor utils.ts');
-    await d.out(1.6, GEMINI_WORKING);
+    await geminiTurn(d);
     await d.out(2.2, frame(geminiRows(['✦ Done: utils.ts is refactored.', ' ⠇ Executing Hooks: termsupervisor-AfterAgent (esc to cancel, 0s)'])));
     await hook(d, 2.25, 'gemini', 'AfterAgent', 'Done');
     await d.out(2.4, frame(geminiRows(['✦ Done: utils.ts is refactored.']), READY_TITLE));
@@ -213,3 +193,12 @@ describe('Gemini CLI: the loop-detection dialog, answered', () => {
     expect(d.first('DONE')!.t, d.describe()).toBeLessThan(6.05 + 1);
   });
 });
+
+/** Gemini CLI at rest, "refactor utils.ts" typed and submitted, BeforeAgent, its spinner: the turn under way at 1.6. */
+async function geminiTurn(d: PaneDriver): Promise<void> {
+  await d.out(0.1, GEMINI_AT_REST);
+  await d.type(1.0, 'refactor utils.ts');
+  await d.input(1.5, '\r');
+  await hook(d, 1.55, 'gemini', 'BeforeAgent', 'refactor utils.ts');
+  await d.out(1.6, GEMINI_WORKING);
+}

@@ -70,27 +70,7 @@ export function chatScenarios(agent, source) {
       steps: [...ready, { type: 'say hello', enter: true }, { wait: 'turn_end', timeout: 40 }],
       tail: 5,
     },
-    {
-      what: 'turns',
-      scenario: 'Three prompts, each typed 3 s after the previous answer finished; answers of 0.6-2 s; 5 s rest.',
-      replies: [
-        { text: 'First answer.', thinkMs: 600 },
-        { text: 'Second answer, a little longer than the first one, streamed in pieces.', thinkMs: 1200, chunks: 5, chunkMs: 200 },
-        { text: 'Third and last answer.', thinkMs: 800 },
-      ],
-      steps: [
-        ...ready,
-        { type: 'first question', enter: true },
-        { wait: 'turn_end', n: 1 },
-        { wait: 3 },
-        { type: 'second question', enter: true },
-        { wait: 'turn_end', n: 2 },
-        { wait: 3 },
-        { type: 'third question', enter: true },
-        { wait: 'turn_end', n: 3 },
-      ],
-      tail: 5,
-    },
+    threeTurns(ready),
     {
       what: 'interrupt',
       scenario: 'One prompt; the backend streams reasoning slowly (20 s); 4 s after the request the driver presses Esc twice (the first arms "esc again to interrupt", the second interrupts); 6 s rest.',
@@ -119,4 +99,29 @@ export function chatHookScenarios(agent, source) {
   return chatScenarios(agent, source)
     .filter((sc) => HOOK_WHATS.includes(sc.name.slice(agent.length + 1)))
     .map((sc) => ({ ...sc, name: `${agent}-hooks-${sc.name.slice(agent.length + 1)}`, hooks: true, folder: 'recordings' }));
+}
+
+/** Three prompts, each typed 3 s after the previous answer finished (shared by the chat agents' scenario lists). */
+export function threeTurns(ready) {
+  return {
+    what: 'turns',
+    scenario: 'Three prompts, each typed 3 s after the previous answer finished; answers of 0.6-2 s; 5 s rest.',
+    replies: [
+      { text: 'First answer.', thinkMs: 600 },
+      { text: 'Second answer, a little longer than the first one, streamed in pieces.', thinkMs: 1200, chunks: 5, chunkMs: 200 },
+      { text: 'Third and last answer.', thinkMs: 800 },
+    ],
+    steps: [
+      ...ready,
+      { type: 'first question', enter: true },
+      { wait: 'turn_end', n: 1 },
+      { wait: 3 },
+      { type: 'second question', enter: true },
+      { wait: 'turn_end', n: 2 },
+      { wait: 3 },
+      { type: 'third question', enter: true },
+      { wait: 'turn_end', n: 3 },
+    ],
+    tail: 5,
+  };
 }

@@ -1,6 +1,6 @@
 // Scenarios for Grok CLI (@vibe-kit/grok-cli, an Ink app on the openai SDK's Chat Completions client, streamed, with
 // function tools), recorded against scripts/record/agents/chat-backend.mjs into tests/fixtures/unseen/grok-<what>/:
-// there is no profile for it yet, so the suite does not score them.
+// there is no profile for it: tests/corpus/unseen-agents.test.ts and generic-tier.test.ts score them as an agent never seen.
 //   node scripts/record/agents/record-chat.mjs grok [what...]
 // What it does, read from its source (dist/): reasoning_content deltas are not shown (the spinner row runs until the
 // answer's text); a bash tool call asks "Do you want to proceed with this operation?" (1. Yes, 2. Yes, and don't ask
@@ -8,6 +8,8 @@
 // back to the model as the tool's error and the CLI asks the model again (a request follows: the turn runs on); the
 // openai SDK retries a 5xx twice after a back-off of ~0.5 s and ~1 s (no retry-after header), a 400 never; a failed
 // request ends the turn with "Sorry, I encountered an error: Grok API error: ..." as the answer's text.
+import { threeTurns } from './chat-agents.mjs';
+
 const INPUT_BOX = 'auto-edit: off'; // the status row under the input box: the driver types once it is drawn (pacing only)
 
 const ready = [{ wait: 'screen', text: INPUT_BOX, timeout: 40 }, { wait: 1.5 }];
@@ -71,27 +73,7 @@ export function grokScenarios(source) {
       steps: [...ready, { type: 'say hello', enter: true }, { wait: 'request', n: 1 }, { wait: 'quiet', seconds: 6 }],
       tail: 0,
     },
-    {
-      what: 'turns',
-      scenario: 'Three prompts, each typed 3 s after the previous answer finished; answers of 0.6-2 s; 5 s rest.',
-      replies: [
-        { text: 'First answer.', thinkMs: 600 },
-        { text: 'Second answer, a little longer than the first one, streamed in pieces.', thinkMs: 1200, chunks: 5, chunkMs: 200 },
-        { text: 'Third and last answer.', thinkMs: 800 },
-      ],
-      steps: [
-        ...ready,
-        { type: 'first question', enter: true },
-        { wait: 'turn_end', n: 1 },
-        { wait: 3 },
-        { type: 'second question', enter: true },
-        { wait: 'turn_end', n: 2 },
-        { wait: 3 },
-        { type: 'third question', enter: true },
-        { wait: 'turn_end', n: 3 },
-      ],
-      tail: 5,
-    },
+    threeTurns(ready),
     {
       what: 'approval-80x24',
       cols: 80,
