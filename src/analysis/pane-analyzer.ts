@@ -138,8 +138,8 @@ export class PaneAnalyzer extends PaneInputs {
       case 'working':
         this.doneWindow.reset();
         this.followUp.work();
-        // On an agent's TUI an interrupt hint is as good as frames: the turn ran, and ends when they stop.
-        if (cls.rule.endsWith('.fullscreen_animating') || cls.rule === 'generic.interrupt_hint') this.turnAnimated = true;
+        // On an agent's TUI an interrupt hint (or a spinning title) is as good as frames: the turn ran, and ends when they stop.
+        if (cls.rule.endsWith('.fullscreen_animating') || cls.rule === 'generic.interrupt_hint' || cls.rule === 'generic.title_spinner') this.turnAnimated = true;
         this.checkStall(t, out);
         break;
       case 'resting':

@@ -68,7 +68,8 @@ export function timeMatters(th: Config['thresholds'], w: WindowState, t: number)
   const verdict = w.cls?.verdict;
   if (phase === 'running') {
     if (quiet >= th.stall_after_s && !w.stalled) return true;
-    if (verdict === 'unknown' && quiet >= Math.min(th.quiet_done_s, th.quiet_idle_s)) return true;
+    // (an agent's TUI whose frames stopped after a turn that only showed a frame or two ends on quiet too)
+    if ((verdict === 'unknown' || verdict === 'resting') && quiet >= Math.min(th.quiet_done_s, th.quiet_idle_s)) return true;
   }
   // The idle re-emit is due once per window, not on every tick after the first one.
   if (w.state === 'IDLE' && quiet >= th.idle_reemit_s && t - w.lastIdleEmit >= th.idle_reemit_s) return true;
