@@ -25,10 +25,10 @@ export interface PaneNow {
   phase: Phase;
   /** A turn is open: running or waiting, or a prompt was submitted (Enter) and its turn has not ended. */
   turnOpen: boolean;
-  /** The program at the cursor is no shell at its prompt: an agent (a profile or the generic tier reads it), a TUI
-   * on the main screen (rows below the cursor: an input box and its footer), or, where keys are seen, a command
-   * would start with no Enter typed since the prompt. Some agents wrap each message block in A B C D;0: inside an
-   * agent's TUI a mark is at most a hint, never a command's start or end. */
+  /** The mark cannot be a shell's at its prompt (PaneFacts.markNotFromShell): a prompt mark while a submitted
+   * prompt's turn is open, a command started with no Enter since the prompt, or, where keys are not seen, an agent's
+   * screen. Some agents wrap each message block in A B C D;0: inside an agent's TUI a mark is at most a hint, never
+   * a command's start or end. */
   notShell: boolean;
 }
 
@@ -46,6 +46,8 @@ export class MarkGate {
   private tentative = false;
   /** A shell-integration mark was believed: the shell reports its own commands (Tier 1). */
   shellIntegration = false;
+  /** The last command start was refused as no shell's (mark_in_agent): its end is not believed either. */
+  private startRefused = false;
 
   /** `nonce`: the one a shell we started with integration puts on its marks (null: we started none). */
   constructor(private readonly nonce: string | null) {}
@@ -63,11 +65,14 @@ export class MarkGate {
         if (this.nonce !== null) return this.shellTake(s.kind, false);
         const order = this.shellOrder(s.kind);
         if (order) return order;
-        // Followed for the order (the shell's own marks after the agent exits still make sense), believed not.
-        if (pane.notShell) {
+        // Followed for the order (the shell's own marks after the agent exits still make sense), believed not; the
+        // end of a command whose start was not believed is not believed either.
+        if (pane.notShell || (s.kind === 'command-finished' && this.startRefused)) {
+          this.startRefused = s.kind === 'command-executed';
           this.follow(s.kind);
           return 'mark_in_agent';
         }
+        this.startRefused = false;
         return this.shellTake(s.kind, this.inert(s.kind, pane));
       }
       case 'agent-state': {

@@ -92,7 +92,8 @@ export class PaneAnalyzer extends PaneInputs {
     if (this.phase() === 'waiting') {
       // Keys typed at the question (echoed, not yet submitted) do not answer it: only Enter, Esc or Ctrl-C (whose
       // redraw reads as their echo) or real output does.
-      const redrawn = this.lastMeaningfulAt > this.waitEnteredAt || this.question.keyAnswered;
+      // (on a TUI an answering key's redraw is how the answer shows; a line program's question waits for Enter)
+      const redrawn = this.lastMeaningfulAt > this.waitEnteredAt || (this.question.keyAnswered && this.ownFramesRead(this.snap));
       const answered = (this.anchor !== null && this.anchor.t >= this.waitEnteredAt) || redrawn || this.question.dismissed;
       if (!answered && cls.verdict !== 'waiting') return out;
       switch (cls.verdict) {

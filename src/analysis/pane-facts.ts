@@ -291,14 +291,30 @@ export abstract class PaneFacts implements Tier1Host {
     return testRow(this.cfg.patterns.generic.tui_input, row.slice(0, snap.cursorX)) || this.tui.inputAsAtRest(snap, this.typed.current) ? 'input_back' : true;
   }
 
-  /** A shell's mark cannot come from here now: an agent's profile (or the generic tier) reads the pane, the main
-   * screen is a TUI (rows below the cursor), or, where keys are seen, a command would start though no Enter was
-   * typed since the prompt. */
-  markNotFromShell(kind: InBandSignal['kind']): boolean {
-    if (this.prog.program !== 'shell') return true;
-    const snap = this.snap;
-    if (snap && !snap.altScreen && tuiLike(snap)) return true;
-    return kind === 'command-executed' && this.keysSeen && this.anchor === null;
+  /** When the last prompt mark (A or B, believed or not) arrived. */
+  private promptMarkAt = -Infinity;
+  /** When a line editor last switched bracketed paste off: it accepted the line typed (bash, zsh and fish do). */
+  protected lineAcceptedAt = -Infinity;
+
+  /** A shell's mark of this kind cannot come from here now (mark-gate.ts PaneNow.notShell). Where keys are seen, by
+   * the order of the person's Enter and the marks: a shell marks its prompt before the person types (a prompt mark
+   * while a submitted prompt's turn is open is no shell's, unless its line editor accepted the line: an empty
+   * Enter's D and next prompt) and starts a command only after the Enter that follows that prompt (an agent wrapping
+   * each message in A B C D marks them all after the Enter). Where keys are not seen,
+   * by what reads the pane: an agent's profile or the generic tier, or a TUI on the main screen. */
+  markNotFromShell(kind: InBandSignal['kind'], t: number): boolean {
+    const prompt = kind === 'prompt-start' || kind === 'command-input' || kind === 'command-line';
+    if (!prompt && kind !== 'command-executed') return false;
+    let not: boolean;
+    if (this.keysSeen) {
+      const a = this.anchor;
+      not = prompt ? a !== null && this.lineAcceptedAt < a.t : !(a !== null && this.promptMarkAt <= a.t);
+    } else {
+      const snap = this.snap;
+      not = this.prog.program !== 'shell' || (snap !== null && !snap.altScreen && tuiLike(snap));
+    }
+    if (kind === 'prompt-start' || kind === 'command-input') this.promptMarkAt = t;
+    return not;
   }
 
   /** No turn has begun since the pane's program started (see turnSeen): its output so far is its start-up. */

@@ -54,6 +54,7 @@ export abstract class PaneInputs extends PaneFacts {
         return out;
       case 'bracketed-paste':
         this.reader.noteBracketedPaste(s.on);
+        if (!s.on) this.lineAcceptedAt = ts.t;
         return out;
       case 'alt-screen':
         this.fullscreen.noteAltScreen(ts.t, s.on);
@@ -150,7 +151,7 @@ export abstract class PaneInputs extends PaneFacts {
     }
     this.reader.pruneAnswered(ch.snapshot.lines);
     // The program redrew after the person's answer: the question's rows as they stood then ask nothing any more.
-    if (this.phase() === 'waiting' && (rows === undefined || rows.length > 0)) {
+    if (this.phase() === 'waiting' && this.ownFramesRead(ch.snapshot) && (rows === undefined || rows.length > 0)) {
       const answered = this.question.answeredRows(ch.t);
       if (answered) this.reader.noteAnswered(answered, ch.snapshot.lines);
     }

@@ -28,7 +28,7 @@ export interface Tier1Host {
   /** This turn waited on the person and the wait has ended. */
   readonly waitAnswered: boolean;
   /** A shell mark of this kind, arriving now, cannot be a shell's at its prompt (mark-gate.ts PaneNow.notShell). */
-  markNotFromShell(kind: InBandSignal['kind']): boolean;
+  markNotFromShell(kind: InBandSignal['kind'], t: number): boolean;
   emit(out: Signal[], t: number, type: SignalType, tier: Tier, rule: string, line: string): void;
   suppress(t: number, type: SignalType, tier: Tier, rule: string, reason: string): void;
 }
@@ -77,7 +77,7 @@ export class Tier1Inputs {
     const refusal = this.marks.check(ts.signal, {
       phase,
       turnOpen: phase !== 'rest' || this.host.anchorAge(ts.t) !== null,
-      notShell: this.host.markNotFromShell(ts.signal.kind),
+      notShell: this.host.markNotFromShell(ts.signal.kind, ts.t),
     });
     if (refusal && refusal !== 'inert') this.host.suppress(ts.t, markEffect(ts.signal), 1, markRule(ts.signal), refusal);
     return refusal;

@@ -114,6 +114,9 @@ export async function main(argv: string[]): Promise<number> {
       case 'version':
       case '--version':
       case '-V':
+        // The commands load the native modules when they run; the version is what a person checks an install with,
+        // so a module that was never compiled is said here too (bin/termsupervisor explains it, exit 2).
+        await import('node-pty');
         out.write(VERSION + '\n');
         return 0;
       case undefined:
