@@ -7,6 +7,7 @@ import type { PaneChange } from '../queue/pane-change-queue.js';
 import type { Signal } from './types.js';
 import type { MarkVerdict } from './mark-gate.js';
 import { jobStarted } from './program-tracker.js';
+import { lastMatch } from './text.js';
 import { queuedMarker } from './follow-up.js';
 import { localCommand } from './typed-line.js';
 import { openAnchor, UNSEEN_RULE } from './turn-anchor.js';
@@ -115,11 +116,14 @@ export abstract class PaneInputs extends PaneFacts {
     if (!this.terminalRead || this.phase() !== 'running' || !this.snap) return;
     const name = this.prog.processName ?? '';
     if (!this.tier1.endAssured && this.cfg.job_gate.shells.includes(name.replace(/^-/, ''))) return;
-    const prompt = restingPrompt(this.snap, this.reclassify(t));
+    const cls = this.reclassify(t);
+    const prompt = restingPrompt(this.snap, cls);
     if (prompt === null) return;
-    // It reads the person: a session, whatever it was taken for. Its exit still reports.
+    // It reads the person: a session, whatever it was taken for. Its exit still reports. A turn whose last output
+    // names a failure ("FATAL: build failed") ended FAILED, though the program went back to its prompt.
     this.tier1.programIsSession();
-    this.emit(out, t, 'done', 1, READS_TERMINAL_RULE, prompt);
+    const failure = cls.verdict === 'failed' ? { index: 0, line: cls.line } : lastMatch(cls.liveEdge, this.cfg.patterns.generic.failure);
+    this.emit(out, t, failure ? 'failed' : 'done', 1, READS_TERMINAL_RULE, failure ? failure.line : prompt);
     // The next line typed starts a turn only the screen sees: no Tier 1 silence may hide it.
     this.tier1.yieldToScreen(t);
   }
