@@ -307,8 +307,10 @@ export abstract class PaneFacts implements Tier1Host {
     if (!prompt && kind !== 'command-executed') return false;
     let not: boolean;
     if (this.keysSeen) {
+      // (a line editor that accepted the line after the Enter, switching bracketed paste off, is a shell's)
       const a = this.anchor;
-      not = prompt ? a !== null && this.lineAcceptedAt < a.t : !(a !== null && this.promptMarkAt <= a.t);
+      const accepted = a !== null && this.lineAcceptedAt >= a.t;
+      not = prompt ? a !== null && !accepted : !(a !== null && (this.promptMarkAt <= a.t || accepted));
     } else {
       const snap = this.snap;
       not = this.prog.program !== 'shell' || (snap !== null && !snap.altScreen && tuiLike(snap));

@@ -110,10 +110,13 @@ export abstract class PaneInputs extends PaneFacts {
   }
 
   /** The foreground program blocked reading the terminal: at a prompt that is no question, the turn it was read as
-   * is over (terminal-read.ts). A shell reading at its own prompt is left to its marks and its screen, which know
+   * is over (terminal-read.ts); for programs no profile reads. A shell reading at its own prompt is left to its marks and its screen, which know
    * the exit code; unless it is the program `run` started as one thing to do (`bash repl.sh`). */
   private readsTerminal(t: number, out: Signal[]): void {
     if (!this.terminalRead || this.phase() !== 'running' || !this.snap) return;
+    // An agent with a profile is read by it and by its hooks, which know its turns (a read between its answer and
+    // its Stop hook is no end of its own).
+    if (this.prog.program !== 'shell' && this.prog.program !== 'generic') return;
     const name = this.prog.processName ?? '';
     if (!this.tier1.endAssured && this.cfg.job_gate.shells.includes(name.replace(/^-/, ''))) return;
     const cls = this.reclassify(t);
