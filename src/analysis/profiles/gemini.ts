@@ -7,7 +7,7 @@ import type { GeminiPatterns, ProgramId } from '../../config/config.js';
 import type { ScreenSnapshot } from '../../screen/types.js';
 import { lastMatch, testRow, trimBottom } from '../text.js';
 import { verdict, type ProfileContext } from './context.js';
-import { menuRow } from './screen-parts.js';
+import { menuRow, newSince } from './screen-parts.js';
 import type { Classification } from '../types.js';
 
 /** Rows below the live input box (workspace/sandbox/model footer); a box further up is a prompt echo. */
@@ -24,7 +24,7 @@ export function classifyGemini(snap: ScreenSnapshot, ctx: ProfileContext): Class
   return classifyGeminiFamily('gemini', ctx.cfg.patterns.gemini, snap, ctx);
 }
 
-export function classifyGeminiFamily(program: ProgramId, p: GeminiFamilyPatterns, snap: ScreenSnapshot, _ctx: ProfileContext): Classification {
+export function classifyGeminiFamily(program: ProgramId, p: GeminiFamilyPatterns, snap: ScreenSnapshot, ctx: ProfileContext): Classification {
   const lines = trimBottom(snap.lines);
   // Input boxes: a ▄ rule, a " > " row (a long prompt wraps over more rows), a ▀ rule.
   const boxes: Array<{ input: number; bottom: number }> = [];
@@ -68,7 +68,9 @@ export function classifyGeminiFamily(program: ProgramId, p: GeminiFamilyPatterns
   // A menu wins over the title: the daily-quota menu waits for the person while the title still says Working.
   if (waiting) return v('waiting', 'approval_menu', waiting.line, true);
   if (p.waiting_title.test(snap.title.trim())) return v('waiting', 'title_action_required', snap.title, true);
-  const failed = lastMatch(edge, p.failed);
+  // (an error already on screen when the person pressed Enter is an earlier turn's: Gemini CLI 0.61's prompt echo
+  // is not always found, and the edge then reaches back over earlier turns)
+  const failed = lastMatch(newSince(edge, ctx.atEnter), p.failed);
   const interrupted = lastMatch(edge, p.interrupted);
   const failure = failed && (!interrupted || failed.index > interrupted.index) ? failed : null;
   const working = lastMatch(edge, p.working);

@@ -7,7 +7,7 @@
 import type { ScreenSnapshot } from '../../screen/types.js';
 import { lastMatch, testRow, trimBottom, type Hit } from '../text.js';
 import { verdict, type ProfileContext } from './context.js';
-import { menuRow } from './screen-parts.js';
+import { menuRow, newSince } from './screen-parts.js';
 import type { Classification } from '../types.js';
 
 /** A status row with an interrupt hint sits this many non-blank rows above the cursor at most (the input box's
@@ -82,17 +82,6 @@ export function classifyGenericTui(snap: ScreenSnapshot, ctx: ProfileContext): C
     return v('resting', 'own_frames_stopped', row);
   }
   return v('unknown', 'tui_settling', row);
-}
-
-/** The rows with those already on screen at Enter blanked (as many of each text as were there then). */
-function newSince(rows: readonly string[], atEnter: ReadonlyMap<string, number> | undefined): string[] {
-  if (!atEnter || atEnter.size === 0) return rows.slice();
-  const seen = new Map<string, number>();
-  return rows.map((l) => {
-    const n = (seen.get(l) ?? 0) + 1;
-    seen.set(l, n);
-    return n <= (atEnter.get(l) ?? 0) ? '' : l;
-  });
 }
 
 /** The top border of an input box (or the rule above an input row). */

@@ -29,3 +29,14 @@ export function liveStatusRow(lines: readonly string[], status: readonly RegExp[
   const below = lines.slice(hit.index + 1);
   return later.some((list) => lastMatch(below, list) !== null) ? null : hit;
 }
+
+/** The rows with those already on screen at Enter blanked (as many of each text as were there then). */
+export function newSince(rows: readonly string[], atEnter: ReadonlyMap<string, number> | undefined): string[] {
+  if (!atEnter || atEnter.size === 0) return rows.slice();
+  const seen = new Map<string, number>();
+  return rows.map((l) => {
+    const n = (seen.get(l) ?? 0) + 1;
+    seen.set(l, n);
+    return n <= (atEnter.get(l) ?? 0) ? '' : l;
+  });
+}
