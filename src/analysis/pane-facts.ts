@@ -300,8 +300,8 @@ export abstract class PaneFacts implements Tier1Host {
    * the order of the person's Enter and the marks: a shell marks its prompt before the person types (a prompt mark
    * while a submitted prompt's turn is open is no shell's, unless its line editor accepted the line: an empty
    * Enter's D and next prompt) and starts a command only after the Enter that follows that prompt (an agent wrapping
-   * each message in A B C D marks them all after the Enter). Where keys are not seen,
-   * by what reads the pane: an agent's profile or the generic tier, or a TUI on the main screen. */
+   * each message in A B C D marks them all after the Enter). Where keys are not seen, by what reads the pane: an
+   * agent's profile or the generic tier, or a TUI on the main screen. */
   markNotFromShell(kind: InBandSignal['kind'], t: number): boolean {
     const prompt = kind === 'prompt-start' || kind === 'command-input' || kind === 'command-line';
     if (!prompt && kind !== 'command-executed') return false;

@@ -7,11 +7,11 @@ import { parseAgentState, parseShellIntegration } from '../../src/screen/osc-par
 import type { Phase } from '../../src/analysis/time-windows.js';
 
 /** Each payload through a fresh gate, in order: what it said of each ('ok' or the refusal). */
-function gate(nonce: string | null, payloads: string[], phase: Phase = 'rest', turnOpen = phase !== 'rest'): string[] {
+function gate(nonce: string | null, payloads: string[], phase: Phase = 'rest', turnOpen = phase !== 'rest', notShell = false): string[] {
   const g = new MarkGate(nonce);
   return payloads.map((p) => {
     const s = p.startsWith('7501;') ? parseAgentState(p.slice(5)) : parseShellIntegration(p.startsWith('633;') ? 'osc633' : 'osc133', p.replace(/^633;/, ''));
-    return g.check(s!, { phase, turnOpen }) ?? 'ok';
+    return g.check(s!, { phase, turnOpen, notShell }) ?? 'ok';
   });
 }
 const ok = (n: number) => Array<string>(n).fill('ok');
@@ -60,7 +60,7 @@ describe('any other shell: one command\'s order', () => {
 
   it('a tentative prompt is believed once the pane is at rest', () => {
     const g = new MarkGate(null);
-    const mark = (p: string, phase: Phase) => g.check(parseShellIntegration('osc133', p)!, { phase, turnOpen: phase !== 'rest' }) ?? 'ok';
+    const mark = (p: string, phase: Phase) => g.check(parseShellIntegration('osc133', p)!, { phase, turnOpen: phase !== 'rest', notShell: false }) ?? 'ok';
     expect([mark('A', 'running'), mark('A', 'rest'), mark('B', 'rest')]).toEqual(['inert', 'ok', 'ok']);
     expect(g.shellIntegration).toBe(true);
   });
@@ -90,5 +90,26 @@ describe('Codex OSC 7501: one turn\'s order', () => {
     expect(gate(null, s('working', 'done', 'done', 'blocked'))).toEqual([...ok(2), 'mark_out_of_order', 'mark_out_of_order']);
     expect(gate(null, s('idle'), 'running')).toEqual(['mark_out_of_order']);
     expect(gate(null, s('idle'), 'rest')).toEqual(['ok']);
+  });
+});
+
+describe('marks where no shell is at its prompt (an agent wrapping its messages in A B C D)', () => {
+  it('are refused as mark_in_agent, followed for the order, and the end of a refused start is refused too', () => {
+    expect(gate(null, ['A', 'B', 'C', 'D;0'], 'rest', false, true)).toEqual(['mark_in_agent', 'mark_in_agent', 'mark_in_agent', 'mark_in_agent']);
+    // followed: a real shell's own marks afterwards are in order
+    const g = new MarkGate(null);
+    const mark = (p: string, notShell: boolean) => g.check(parseShellIntegration('osc133', p)!, { phase: 'rest', turnOpen: false, notShell }) ?? 'ok';
+    expect([mark('A', true), mark('C', true), mark('D;0', false), mark('A', false), mark('C', false), mark('D;0', false)]).toEqual([
+      'mark_in_agent',
+      'mark_in_agent',
+      'mark_in_agent',
+      'ok',
+      'ok',
+      'ok',
+    ]);
+  });
+
+  it('a mark carrying our nonce is ours, wherever it arrives', () => {
+    expect(gate('n0nce', ['A;nonce=n0nce', 'C;nonce=n0nce'], 'rest', false, true)).toEqual(['ok', 'ok']);
   });
 });
