@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import daemon_target  # noqa: E402
 import ws_client  # noqa: E402
 from daemon_link import DaemonLink, Replaced  # noqa: E402
+from iterm2_connection import ItermConnector, watch_iterm  # noqa: E402
 
 BRIDGE_VERSION = "0.1.0"
 #: Session variables forwarded to the daemon (iTerm2's names).
@@ -38,7 +39,7 @@ MAX_ROW_CHARS = 4000
 MAX_VARIABLE_CHARS = 4096
 #: Size used for a session whose grid iTerm2 did not report (a buried session).
 DEFAULT_COLS, DEFAULT_ROWS = 80, 24
-#: After iTerm2 goes away, wait this long before asking iterm2's runner to connect again (it then retries itself).
+#: While iTerm2 cannot be reached (not running, its API off, no cookie), a new connection is tried this often.
 ITERM_RETRY_S = 5.0
 #: When the iterm2 library gives no way to await the connection's end, it is checked this often with a cheap RPC.
 LIVENESS_S = 10.0
@@ -217,7 +218,8 @@ class ItermBridge:
         found = {}
         for window in self.app.terminal_windows:
             for tab in window.tabs:
-                for session in tab.sessions:
+                # tab.sessions leaves out the panes hidden while another is maximised (tab.py): still running.
+                for session in getattr(tab, "all_sessions", tab.sessions):
                     found[session.session_id] = session
         for sid in list(self.watchers):
             if sid not in found:
@@ -366,16 +368,19 @@ class ItermBridge:
     async def _watch_focus(self):
         async with self.it.FocusMonitor(self.connection) as mon:
             while True:
-                self._on_focus(await mon.async_get_next_update())
+                update = await mon.async_get_next_update()
+                try:
+                    self._on_focus(update)
+                except Exception as e:  # noqa: BLE001  (one odd update must not end the watch)
+                    log.warning("focus update %r not understood: %s", update, e)
 
     def _on_focus(self, update):
-        became_key = self.it.FocusUpdateWindowChanged.TERMINAL_WINDOW_BECAME_KEY
         if update.application_active is not None:
             self.app_active = bool(update.application_active.application_active)
             sid = self._current_session()
         elif update.window_changed is not None:
             # Resigning is followed by another window becoming key, or by the app going inactive.
-            if update.window_changed.event != became_key:
+            if not _became_key(update.window_changed.event):
                 return
             sid = _tab_session(_window_tab(self.app.get_window_by_id(update.window_changed.window_id)))
         elif update.selected_tab_changed is not None:
@@ -416,6 +421,12 @@ class ItermBridge:
         await self.app.async_activate(raise_all_windows=False, ignoring_other_apps=True)
 
 
+def _became_key(event):
+    """A window became key. The library gives a FocusUpdateWindowChanged.Reason member (focus.py); its value is the
+    protocol's WindowStatus (api.proto: TERMINAL_WINDOW_BECAME_KEY = 0)."""
+    return getattr(event, "name", None) == "TERMINAL_WINDOW_BECAME_KEY" or (isinstance(event, int) and event == 0)
+
+
 def _window_tab(window):
     return window.current_tab if window is not None else None
 
@@ -450,24 +461,12 @@ def make_bridge(it, daemon_flag=None, env=None, connect=None):
 
 
 def run(it, daemon_flag=None, env=None, connect=None):
-    """Runs until a newer bridge replaces this one. iTerm2 is reconnected through iterm2's own retrying runner."""
+    """Runs until a newer bridge replaces this one: the daemon link and iTerm2's connections on one event loop."""
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     bridge, link = make_bridge(it, daemon_flag, env, connect)
-    link_task = loop.create_task(link.run())
-    link_task.add_done_callback(lambda _t: bridge.stop())
-    while not link_task.done():
-        try:
-            it.run_until_complete(bridge.run, retry=True)
-        except Exception as e:  # iterm2's runner gave up on a connection: try again below
-            log.warning("iTerm2 connection failed: %s", e)
-        if not link_task.done():
-            loop.run_until_complete(asyncio.wait([link_task], timeout=ITERM_RETRY_S))
     try:
-        link_task.result()
-        return 1
-    except Replaced:
-        return 0
+        return loop.run_until_complete(_run_both(bridge, link, ItermConnector(it)))
     finally:
         pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
         for t in pending:
@@ -475,6 +474,27 @@ def run(it, daemon_flag=None, env=None, connect=None):
         loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
         asyncio.set_event_loop(None)
         loop.close()
+
+
+async def _run_both(bridge, link, connector):
+    link_task = asyncio.ensure_future(link.run())
+    iterm_task = asyncio.ensure_future(watch_iterm(bridge, connector, ITERM_RETRY_S))
+    try:
+        await asyncio.wait([link_task, iterm_task], return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        bridge.stop()
+        iterm_task.cancel()
+        await asyncio.gather(iterm_task, return_exceptions=True)
+    if not link_task.done():  # the iTerm2 side cannot end by itself: something it did not expect
+        link_task.cancel()
+        await asyncio.gather(link_task, return_exceptions=True)
+        iterm_task.result()
+        return 1
+    try:
+        link_task.result()
+        return 1
+    except Replaced:
+        return 0
 
 
 def main(argv=None):

@@ -17,7 +17,7 @@ class BridgeCase(unittest.IsolatedAsyncioTestCase):
         self.iterm.add_window("w1", ("S1", "zsh", 80, 24))
         self.iterm.session("S1").variables.update(jobName="zsh", jobPid=100, commandLine="-zsh", tty="/dev/ttys001", terminalWindowName="~")
         self.bridge = ItermBridge(self.it, self.sent)
-        self.task = asyncio.ensure_future(self.bridge.run(self.it.connection))
+        self.task = asyncio.ensure_future(self.bridge.run(await self.it.Connection.async_create()))
         await self.iterm.until_subscribed("screen", "S1")
         await self.iterm.until_subscribed("focus")
         await self.iterm.until_subscribed("keys", "S1")
@@ -47,7 +47,7 @@ class SessionsAndScreens(BridgeCase):
         count = len(self.sent.of("screen"))
         self.iterm.show("S1", ["$ make", "compiling"] + [""] * 22, (9, 1), first_line=500)
         self.iterm.layout_changed()  # something else, so the test knows the bridge has read the repeat
-        await until(lambda: self.iterm.app.refreshes >= 2, "the layout re-read")
+        await until(lambda: self.iterm.refreshes >= 2, "the layout re-read")
         self.assertEqual(len(self.sent.of("screen")), count)
 
     async def test_the_last_change_of_a_burst_is_read_even_when_its_notification_was_dropped(self):
@@ -139,7 +139,7 @@ class PromptsKeysVariables(BridgeCase):
         it.iterm.prompt_modes_supported = False
         it.iterm.add_window("w1", ("S1", "zsh"))
         sent = support.Sent()
-        task = asyncio.ensure_future(ItermBridge(it, sent).run(it.connection))
+        task = asyncio.ensure_future(ItermBridge(it, sent).run(await it.Connection.async_create()))
         await it.iterm.until_subscribed("prompt", "S1")
         it.iterm.prompt("S1", it.PromptMonitor.Mode.PROMPT)
         await until(lambda: sent.of("prompt"), "a prompt")
@@ -158,21 +158,20 @@ class Focus(BridgeCase):
         await self.iterm.until_subscribed("screen", "S2")
 
     async def test_looking_at_another_session_is_sent_once(self):
-        became_key = self.it.FocusUpdateWindowChanged.TERMINAL_WINDOW_BECAME_KEY
-        resigned = self.it.FocusUpdateWindowChanged.TERMINAL_WINDOW_RESIGNED_KEY
-        self.iterm.focus(window_changed=("w1", resigned))
-        self.iterm.focus(window_changed=("w2", became_key))
-        self.iterm.focus(active_session_changed="S2")  # the same session again: nothing new
-        self.iterm.focus(active_session_changed="S1")
+        # api.proto WindowStatus: 0 became key, 2 resigned key (the library gives them as a Reason enum member).
+        self.iterm.focus(window=("w1", 2))
+        self.iterm.focus(window=("w2", 0))
+        self.iterm.focus(session="S2")  # the same session again: nothing new
+        self.iterm.focus(session="S1")
         await until(lambda: len(self.sent.of("focus")) == 2, "two focus messages")
         self.assertEqual([m["session"] for m in self.sent.of("focus")], ["S2", "S1"])
 
     async def test_nothing_is_looked_at_while_iterm2_is_in_the_background(self):
         self.iterm.focus(application_active=False)
-        self.iterm.focus(active_session_changed="S2")
+        self.iterm.focus(session="S2")
         self.iterm.focus(application_active=True)  # back to iTerm2: its current session (S1) is looked at again
         await until(lambda: self.sent.of("focus"), "a focus message")
-        self.iterm.focus(selected_tab_changed="tab-w2")
+        self.iterm.focus(selected_tab="tab-w2")
         await until(lambda: len(self.sent.of("focus")) == 2, "two focus messages")
         self.assertEqual([m["session"] for m in self.sent.of("focus")], ["S1", "S2"])
 
@@ -191,12 +190,12 @@ class Activate(BridgeCase):
     async def test_selects_the_tab_brings_the_window_and_the_app_to_the_front(self):
         await self.bridge.activate("S1")
         self.assertEqual(self.iterm.session("S1").activated, [{"select_tab": True, "order_window_front": True}])
-        self.assertEqual(self.iterm.app.activations, [{"raise_all_windows": False, "ignoring_other_apps": True}])
+        self.assertEqual(self.iterm.activations, [{"raise_all_windows": False, "ignoring_other_apps": True}])
 
     async def test_an_unknown_session_is_an_error(self):
         with self.assertRaises(LookupError):
             await self.bridge.activate("nope")
-        self.assertEqual(self.iterm.app.activations, [])
+        self.assertEqual(self.iterm.activations, [])
 
 
 class Replay(BridgeCase):
