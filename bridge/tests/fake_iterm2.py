@@ -93,6 +93,21 @@ def focus_update(info):
     return FocusUpdate()
 
 
+class _Auth:
+    """auth.py: AppleScript through pyobjc's AppKit when present (gAppKitAvailable), else /usr/bin/osascript; and
+    `applescript_auth_disabled()`, iTerm2 set to let any app connect without a cookie."""
+
+    def __init__(self, iterm):
+        self._iterm = iterm
+
+    @property
+    def gAppKitAvailable(self):  # noqa: N802  (the library's name)
+        return self._iterm.applescript
+
+    def applescript_auth_disabled(self):
+        return self._iterm.cookies is None
+
+
 class FakeIterm2(types.ModuleType):
     """The `iterm2` module."""
 
@@ -111,8 +126,7 @@ class FakeIterm2(types.ModuleType):
         handlers = {}
         self.notifications = types.SimpleNamespace(_get_handlers=lambda: handlers, SubscriptionException=SubscriptionException)
         # auth.py: a cookie from AppleScript (AppKit or /usr/bin/osascript); auth off: any app may connect.
-        self.auth = types.SimpleNamespace(
-            gAppKitAvailable=False, applescript_auth_disabled=lambda: self.iterm.cookies is None)
+        self.auth = _Auth(self.iterm)
         from fake_iterm2_objects import build  # noqa: E402  (the module's classes close over this instance)
 
         build(self)

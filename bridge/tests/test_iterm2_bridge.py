@@ -82,6 +82,16 @@ class SessionsAndScreens(BridgeCase):
         self.assertEqual([s["session"] for s in self.sent.of("sessions")[-1]["sessions"]], ["S2"])
         await until(lambda: not self.iterm.subscribed("screen", "S1"), "S1's watches to stop")
 
+    async def test_a_pane_hidden_by_a_maximised_one_stays_listed(self):
+        self.iterm.new_session("w1", "S2", "claude")
+        await until(lambda: len(self.sent.of("sessions")) >= 2, "the list with S2")
+        self.iterm.windows[0].tabs[0].sessions.append(self.iterm.windows[0].tabs[1].sessions.pop())
+        self.iterm.windows[0].tabs.pop()
+        self.iterm.maximize("S1")  # tab.py: S2 is now in minimized_sessions, not tab.sessions
+        await until(lambda: self.iterm.refreshes >= 3, "the layout re-read")
+        await until(lambda: self.iterm.subscribed("layout"), "the layout watch")
+        self.assertEqual([s["session"] for s in self.sent.of("sessions")[-1]["sessions"]], ["S1", "S2"])
+
     async def test_iterm2_going_away_lists_no_sessions_and_ends_the_run(self):
         self.iterm.drop()
         await self.task
@@ -115,6 +125,12 @@ class PromptsKeysVariables(BridgeCase):
             self.iterm.key("S1", k)
         await until(lambda: len(self.sent.of("key")) == 4, "four keys")
         self.assertEqual([m["key"] for m in self.sent.of("key")], ["enter", "escape", "interrupt", "enter"])
+
+    async def test_a_key_code_the_library_does_not_name_is_no_key_and_the_watch_goes_on(self):
+        self.iterm.key("S1", Keystroke("\x03", 0x7F, [1]))  # keyboard.py: Keycode(0x7F) raises ValueError
+        self.iterm.key("S1", Keystroke("\r", self.it.Keycode.RETURN))
+        await until(lambda: self.sent.of("key"), "a key")
+        self.assertEqual([m["key"] for m in self.sent.of("key")], ["interrupt", "enter"])
 
     async def test_variables_are_sent_at_start_then_on_change_only(self):
         await until(lambda: len(self.sent.of("variable")) == 5, "the five variables")
