@@ -51,6 +51,7 @@ class SessionState:
         self.variables = {"columns": cols}
         self.contents = ScreenContents([""] * rows, (0, 0))
         self.sent_text = []
+        self.on_text = None  # called with (text, suppress_broadcast) as text is typed (the e2e driver reports it)
         self.activated = []
 
 

@@ -229,6 +229,8 @@ def build(it):  # noqa: C901  (one closure per class keeps every class bound to 
         async def async_send_text(self, text, suppress_broadcast=False):
             await self.app.connection.call()
             self.state.sent_text.append((text, suppress_broadcast))
+            if self.state.on_text is not None:
+                self.state.on_text(text, suppress_broadcast)
 
         async def async_activate(self, select_tab=True, order_window_front=True):
             await self.app.connection.call()
