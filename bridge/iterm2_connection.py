@@ -92,8 +92,10 @@ class ItermConnector:
     async def forget(self, connection):
         """Ends the connection and removes what it left in the library's process-wide state."""
         dispatcher = getattr(connection, "_Connection__dispatch_forever_future", None)
-        if dispatcher is not None and not dispatcher.done():
-            dispatcher.cancel()  # its CancelledError is quiet; a closed socket under it would print a traceback
+        if dispatcher is not None:
+            # Cancelled, it ends quietly; ended by iTerm2 closing the socket, its error is read here, so asyncio
+            # does not report it as never retrieved (the library has already printed it).
+            dispatcher.cancel()
             await asyncio.gather(dispatcher, return_exceptions=True)
         websocket = getattr(connection, "websocket", None)
         close = getattr(websocket, "close", None)
