@@ -15,6 +15,7 @@ import { readToken, tokenPath } from '../../src/daemon/token.js';
 import type { FocusResult, PaneView, TransitionView } from '../../src/web/api-types.js';
 import { MemLog } from '../helpers/web-registry.js';
 import { findRealLibrary, RealLibraryBridge } from '../helpers/iterm2-real.js';
+import { until } from './daemon-harness.js';
 import { testEnv, waitFor } from './harness.js';
 
 const lib = findRealLibrary();
@@ -113,7 +114,7 @@ describe.skipIf(typeof lib === 'string').sequential('iTerm2 bridge with the real
     await b.show('S1', spinner(2));
     await b.show('S1', MENU);
     await waitFor('WAITING_APPROVAL', () => to(S1, 'WAITING_APPROVAL')[0], diag);
-    const q = await waitFor('the question', async () => (await pane(S1)).question, diag);
+    const q = await until('the question', async () => (await pane(S1)).question, diag);
     expect(q.options.map((o) => o.label)).toEqual(['Yes', 'Yes, and always allow access', 'No']);
   });
 
