@@ -135,7 +135,8 @@ class ItermBridge:
         """Watches iTerm2 until the connection ends. Never raises: iterm2's runner would end the process."""
         try:
             await self._run(connection)
-            log.info("iTerm2 went away (it quit, or its Python API was turned off)")
+            if not self._stop.is_set():
+                log.info("iTerm2 went away (it quit, or its Python API was turned off)")
         except Exception as e:  # iTerm2 quit, or its API went away mid-call
             log.warning("iTerm2 connection ended: %s", e or type(e).__name__)
         finally:
