@@ -88,9 +88,14 @@ class FakeIterm:
         #: Can a script ask for a cookie (auth.py: AppleScript through AppKit or /usr/bin/osascript)?
         self.applescript = True
         self.prompt_modes_supported = True
+        #: False: iTerm2's focus info is empty (not known yet), so the App's app_active and current window stay None.
+        self.answers_focus = True
         #: What the App's and monitors' handlers raised inside the library's dispatch (it stops at the first).
         self.dispatch_errors = []
         self.refreshes = 0
+        #: Screen notifications a ScreenStreamer dropped (nobody awaiting), and what to do during its next fetch.
+        self.dropped_screen_updates = 0
+        self.during_fetch = []
         self.activations = []
         self.connects = 0
 
@@ -159,6 +164,8 @@ class FakeIterm:
     def focus_info(self):
         """iTerm2's answer to a focus request (app.py async_refresh_focus): the app, the key window, each window's
         selected tab, each tab's active session."""
+        if not self.answers_focus:
+            return []
         out = [FocusInfo(application_active=self.app_active)]
         if self.key_window_id is not None:
             out.append(FocusInfo(window=(self.key_window_id, 0)))

@@ -197,6 +197,8 @@ def build(it):  # noqa: C901  (one closure per class keeps every class bound to 
             future, self.future = self.future, None
             if future is not None and not future.done():
                 future.set_result(True)
+            else:
+                iterm.dropped_screen_updates += 1
 
         async def async_get(self):
             self.future = asyncio.get_running_loop().create_future()
@@ -204,7 +206,10 @@ def build(it):  # noqa: C901  (one closure per class keeps every class bound to 
             if not self.want_contents:
                 return None
             await self.connection.call()
-            return iterm.session(self.key).contents
+            contents = iterm.session(self.key).contents
+            if iterm.during_fetch:  # the test changes the screen while this fetch is in flight
+                iterm.during_fetch.pop(0)()
+            return contents
 
     class Session:
         """session.py: built from iTerm2's session summary; its RPCs go over the App's connection."""

@@ -70,10 +70,11 @@ class Iterm:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         if os.path.exists(path):
             os.unlink(path)
+        # Running first (AppleScript answers), then listening, as an app that starts before its API socket does.
+        open(os.path.join(self.state_dir, "running"), "w").close()
         self.server = await websockets.unix_serve(
             self.serve, path, subprotocols=["api.iterm2.com"], process_request=self.check_cookie,
             extra_headers=[("X-iTerm2-Protocol-Version", PROTOCOL_VERSION)], max_size=None)
-        open(os.path.join(self.state_dir, "running"), "w").close()
 
     async def quit(self):
         os.unlink(os.path.join(self.state_dir, "running"))

@@ -51,12 +51,16 @@ class SessionsAndScreens(BridgeCase):
         self.assertEqual(len(self.sent.of("screen")), count)
 
     async def test_the_last_change_of_a_burst_is_read_even_when_its_notification_was_dropped(self):
+        final = ["$ make", "done", "$ "] + [""] * 21
+        # screen.py: a change notified while the streamer fetches the previous screen finds nobody awaiting: dropped.
+        self.iterm.during_fetch.append(lambda: self.iterm.show("S1", final, (2, 2)))
         self.iterm.show("S1", ["$ make"] + [""] * 23, (6, 0))
-        self.iterm.show("S1", ["$ make", "done", "$ "] + [""] * 21, (2, 2), notify=False)
         for _ in range(500):  # the settle re-read comes SCREEN_SETTLE_S after the last notified change
             if self.sent.of("screen") and self.sent.of("screen")[-1]["rows"][1] == "done":
                 break
             await asyncio.sleep(0.01)
+        self.assertEqual(self.iterm.dropped_screen_updates, 1)
+        self.assertEqual(self.sent.of("screen")[-1]["rows"], final)
         self.assertEqual(self.sent.of("screen")[-1]["cursor"], {"x": 2, "y": 2})
 
     async def test_caps_rows_and_row_length(self):
@@ -193,6 +197,24 @@ class Focus(BridgeCase):
         self.iterm.focus(selected_tab="tab-w2")
         await until(lambda: len(self.sent.of("focus")) == 2, "two focus messages")
         self.assertEqual([m["session"] for m in self.sent.of("focus")], ["S1", "S2"])
+
+
+class FocusUnknownAtFirst(unittest.IsolatedAsyncioTestCase):
+    async def test_before_iterm2_says_what_has_focus_nothing_is_taken_as_looked_at(self):
+        it = FakeIterm2()
+        it.iterm.add_window("w1", ("S1", "zsh"))
+        it.iterm.answers_focus = False  # app.py: app_active and the current window are None until focus info
+        sent = support.Sent()
+        bridge = ItermBridge(it, sent)
+        task = asyncio.ensure_future(bridge.run(await it.Connection.async_create()))
+        await it.iterm.until_subscribed("focus")
+        self.assertIsNone(it.App.instance.app_active)
+        self.assertIsNone(bridge.focused)
+        it.iterm.focus(session="S1")  # the first focus news: S1 is the active session of its tab
+        await until(lambda: sent.of("focus"), "a focus message")
+        self.assertEqual(sent.of("focus"), [{"type": "focus", "session": "S1"}])
+        it.iterm.drop()
+        await task
 
 
 class SendText(BridgeCase):
