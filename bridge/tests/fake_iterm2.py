@@ -156,6 +156,9 @@ class FakeIterm2(types.ModuleType):
         try:
             return loop.run_until_complete(main())
         finally:
+            if self.loop_style != "2.10":
+                loop.close()  # the library closes it only at the same Connection's next run; closed here for tidiness
+                asyncio.set_event_loop(None)
             callbacks, self.connection.gDisconnectCallbacks = self.connection.gDisconnectCallbacks, []
             for callback in callbacks:
                 callback()
