@@ -60,7 +60,21 @@ export interface TmuxWatcherOptions {
   runner?: TmuxRunner;
   /** ssh's stderr made into the reason shown (the remote's host key advice); default: its last line. */
   describeFailure?: (stderr: string) => string;
+  /** What tmux presence (src/daemon/tmux-presence.ts) follows: where panes are, and what the clients show. */
+  events?: TmuxWatcherEvents;
 }
+
+export interface TmuxWatcherEvents {
+  /** The panes, their windows or their sessions may have changed (a list-panes answer was applied). */
+  topology(): void;
+  /** A client may show another pane (it attached, detached, switched session, window or pane). */
+  views(): void;
+  /** A client attached to the server: options set on it before it was there must be set again. */
+  connected(): void;
+}
+
+/** Notifications that say a client may now show another pane (tmux sends them to every control client). */
+const VIEW_NOTIFICATIONS = new Set(['%client-session-changed', '%client-detached', '%session-window-changed', '%window-pane-changed']);
 
 function lastLine(stderr: string): string {
   return stderr.trim().split('\n').pop() ?? '';
@@ -96,7 +110,7 @@ export class TmuxWatcher {
     delete env['TMUX_PANE'];
     this.env = env;
     // A remote's panes are `<host>:%N` (the contract of issue 16): its name stands for the server.
-    this.panes = new FollowedPanes(o, (pane) => (this.runner.host !== null ? `${this.runner.host}:${pane}` : tmuxPaneKey(this.o.socket, this.life ?? '0-0', pane)));
+    this.panes = new FollowedPanes(o, (pane) => (this.runner.host !== null ? `${this.runner.host}:${pane}` : tmuxPaneKey(this.o.socket, this.life ?? '0-0', pane)), () => this.o.events?.topology());
   }
 
   get key(): string {
@@ -195,6 +209,7 @@ export class TmuxWatcher {
       this.o.log.info({ kind: 'daemon', tmux: this.key, socket: this.o.socket.path }, 'tmux server found: watching its panes');
     }
     this.o.log.debug({ kind: 'daemon', tmux: this.key, session, pid: c.pid }, 'tmux session attached');
+    this.o.events?.connected();
   }
 
   private clientExit(session: string, c: ControlClient, why: string, code: number | null): void {
@@ -311,12 +326,33 @@ export class TmuxWatcher {
     return replies;
   }
 
+  /**
+   * Runs each command (argument lists) as a command list of its own, through one attached control client, written
+   * together: one failing (a pane gone meanwhile) stops none of the others. Null when no client is attached.
+   */
+  runEach(commands: string[][]): Promise<Reply[]> | null {
+    const c = [...this.clients.values()].find((x) => x.alive && x.attachedOk === true);
+    if (!c) return null;
+    return Promise.all(commands.map((argv) => new Promise<Reply>((resolve) => c.command([commandLine(argv)], ([r]) => resolve(r!)))));
+  }
+
+  /** Lists the panes again (something changed that tmux sends no notification for: a pane option we set). */
+  resync(): void {
+    this.requestPaneSync();
+  }
+
+  /** The followed panes and where they are (window, sessions). */
+  places(): Array<{ id: string; pane: string; window: string; sessions: string[] }> {
+    return this.panes.places();
+  }
+
   /** Types text into a pane (a supervised task's prompt, a pane action's key) through its session's control client. */
   sendText(id: string, text: string): boolean {
     return this.panes.sendText(id, text);
   }
 
   private notification(c: ControlClient, name: string, args: string): void {
+    if (VIEW_NOTIFICATIONS.has(name)) return this.o.events?.views();
     switch (name) {
       case '%layout-change': {
         // `@W LAYOUT VISIBLE-LAYOUT FLAGS`: sizes are applied at once, before the output redrawn for them.
@@ -329,9 +365,11 @@ export class TmuxWatcher {
       case '%unlinked-window-add':
       case '%unlinked-window-close':
       case '%session-renamed':
+      case '%window-renamed':
         return this.requestPaneSync();
       case '%sessions-changed':
         this.connect();
+        this.o.events?.views();
         return this.requestPaneSync();
       case '%session-changed':
         // Its session ended and tmux moved the client to another (detach-on-destroy off): that one has its own.
