@@ -153,6 +153,13 @@ describe.skipIf(missing !== null)('tmux presence (real tmux, a client in a PTY, 
     await runCli([process.execPath, BIN, 'name', id, ''], d.env);
     await until('its tmux name back', async () => (await dm.get<PaneView[]>('/api/panes')).find((p) => p.id === id)!.name === 'work:agent');
 
+    // prefix T: top in a popup over the client, the panes listed; q closes it (display-popup -E).
+    client.pty.write('\x02T');
+    await until('top in the popup', async () => client.screen().includes('termsupervisor top') && client.screen().includes('live panes'), () => client.screen());
+    expect(tmux.run('list-panes', '-a', '-F', '#{pane_id}').trim().split('\n').sort()).toEqual([home, agent].sort()); // a popup is no pane
+    client.pty.write('q');
+    await until('the popup closed', async () => !client.screen().includes('termsupervisor top'), () => client.screen());
+
     // The daemon stopping takes its marks away: nobody would keep them current.
     tmux.type(agent, 'sleep 30');
     await until('running again', async () => opt('work:agent', '@termsupervisor_state') === 'running', diag);
