@@ -44,7 +44,8 @@ function windowMark(status: string, glyph: string): boolean {
   return new RegExp(`1:agent[^ ]* ?${glyph.replace('?', '\\?')}`).test(status);
 }
 
-async function timed(what: string, probe: () => boolean | Promise<boolean>, limitMs: number, diag: () => string): Promise<number> {
+/** How long after now `probe` first holds (polled every 50 ms: the figure is a bound to within that). */
+async function timed(what: string, probe: () => boolean | Promise<boolean>, diag: () => string): Promise<number> {
   const t0 = Date.now();
   await until(what, async () => await probe(), diag, 10_000);
   return Date.now() - t0;
@@ -93,14 +94,14 @@ describe.skipIf(missing !== null)('tmux presence (real tmux, a client in a PTY, 
 
     // RUNNING: the pane's and window's state, the server's count, and ◐ in the client's window list and status line.
     await arrival('RUNNING', mark);
-    const running = await timed('the running marks', () => opt(agent, '@termsupervisor_state') === 'running' && opt('work:agent', '@termsupervisor_running') === '1' && windowMark(client.statusLine(), '◐') && client.statusLine().includes('◐ 1'), PRESENCE_LIMIT_MS, diag);
+    const running = await timed('the running marks', () => opt(agent, '@termsupervisor_state') === 'running' && opt('work:agent', '@termsupervisor_running') === '1' && windowMark(client.statusLine(), '◐') && client.statusLine().includes('◐ 1'), diag);
     console.log(`running marks ${running} ms after the feed: ${client.statusLine()}`);
     expect(running).toBeLessThan(PRESENCE_LIMIT_MS);
 
     // WAITING_APPROVAL: ? in both, the session and server count it as needing you.
     mark = feed.messages.length;
     await arrival('WAITING_APPROVAL', mark);
-    const waiting = await timed('the waiting marks', () => opt(agent, '@termsupervisor_state') === 'waiting' && opt('work:agent', '@termsupervisor_needs') === '1' && windowMark(client.statusLine(), '?') && client.statusLine().includes('? 1') && !client.statusLine().includes('◐'), PRESENCE_LIMIT_MS, diag);
+    const waiting = await timed('the waiting marks', () => opt(agent, '@termsupervisor_state') === 'waiting' && opt('work:agent', '@termsupervisor_needs') === '1' && windowMark(client.statusLine(), '?') && client.statusLine().includes('? 1') && !client.statusLine().includes('◐'), diag);
     console.log(`waiting marks ${waiting} ms after the feed: ${client.statusLine()}`);
     expect(waiting).toBeLessThan(PRESENCE_LIMIT_MS);
     expect(tmux.run('show-options', '-w', '-t', 'work:agent', '-v', '@termsupervisor_mark').trim()).toBe('#[fg=#f0b429]?#[default]');
@@ -111,7 +112,7 @@ describe.skipIf(missing !== null)('tmux presence (real tmux, a client in a PTY, 
     mark = feed.messages.length;
     tmux.type(agent, 'y');
     await arrival('DONE', mark);
-    const done = await timed('the done marks', () => opt(agent, '@termsupervisor_state') === 'done' && windowMark(client.statusLine(), '✓') && client.statusLine().includes('✓ 1'), PRESENCE_LIMIT_MS, diag);
+    const done = await timed('the done marks', () => opt(agent, '@termsupervisor_state') === 'done' && windowMark(client.statusLine(), '✓') && client.statusLine().includes('✓ 1'), diag);
     console.log(`done marks ${done} ms after the feed: ${client.statusLine()}`);
     expect(done).toBeLessThan(PRESENCE_LIMIT_MS);
     // Not acknowledged while nobody shows it.
