@@ -57,7 +57,7 @@ describe.skipIf(missing !== null)('the tmux plugin', () => {
       ]);
       // The person's own status-right stays, after ours; the window formats keep theirs, with the mark after it.
       expect(tmux.run('show', '-gv', 'status-right').trim()).toBe('#{@termsupervisor_status}mine');
-      expect(tmux.run('show', '-gv', 'window-status-format').trim()).toBe('#I:#W#{?window_flags,#{window_flags}, }#{?#{@termsupervisor_mark},#{@termsupervisor_mark} ,}');
+      expect(tmux.run('show', '-gv', 'window-status-format').trim()).toBe('#I:#W#{?window_flags,#{window_flags}, }#{?#{@termsupervisor_mark},#{@termsupervisor_mark},}');
       // The command is this checkout's; the keys run it (no shell command anywhere in the status line).
       expect(tmux.run('show', '-gv', '@termsupervisor_bin').trim()).toBe(BIN);
       expect(once.get('session status-interval ')).toBe(before.get('session status-interval '));

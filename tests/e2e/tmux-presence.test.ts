@@ -41,7 +41,7 @@ function person(tmux: TestTmux, session: string, env: Record<string, string>) {
 
 /** The window list shows `glyph` right after window 1's name and flags (`1:agent-✓`). */
 function windowMark(status: string, glyph: string): boolean {
-  return new RegExp(`1:agent[^ ]* ?${glyph.replace('?', '\\?')}`).test(status);
+  return new RegExp(`1:agent[^ ]* {0,2}${glyph.replace('?', '\\?')}`).test(status);
 }
 
 /** How long after now `probe` first holds (polled every 50 ms: the figure is a bound to within that). */
@@ -104,7 +104,7 @@ describe.skipIf(missing !== null)('tmux presence (real tmux, a client in a PTY, 
     const waiting = await timed('the waiting marks', () => opt(agent, '@termsupervisor_state') === 'waiting' && opt('work:agent', '@termsupervisor_needs') === '1' && windowMark(client.statusLine(), '?') && client.statusLine().includes('? 1') && !client.statusLine().includes('◐'), diag);
     console.log(`waiting marks ${waiting} ms after the feed: ${client.statusLine()}`);
     expect(waiting).toBeLessThan(PRESENCE_LIMIT_MS);
-    expect(tmux.run('show-options', '-w', '-t', 'work:agent', '-v', '@termsupervisor_mark').trim()).toBe('#[fg=#f0b429]?#[default]');
+    expect(tmux.run('show-options', '-w', '-t', 'work:agent', '-v', '@termsupervisor_mark').trim()).toBe('#[fg=#f0b429,bg=#161b22] ? #[default]');
     // The window the client shows has nothing to say: no mark.
     expect(opt('work:0', '@termsupervisor_mark')).toBe('');
 

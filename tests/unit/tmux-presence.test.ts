@@ -21,11 +21,11 @@ describe('presence options', () => {
     const t = presenceOptions(places, (p) => marks[p] ?? null);
     expect(Object.fromEntries(t.get('p:%1')!)).toEqual({ '@termsupervisor_state': 'running' });
     expect(Object.fromEntries(t.get('p:%4')!)).toEqual({});
-    expect(Object.fromEntries(t.get('w:@1')!)).toEqual({ '@termsupervisor_state': 'done', '@termsupervisor_mark': '#[fg=#3fb950]✓#[default]' });
+    expect(Object.fromEntries(t.get('w:@1')!)).toEqual({ '@termsupervisor_state': 'done', '@termsupervisor_mark': '#[fg=#3fb950,bg=#161b22] ✓ #[default]' });
     expect(Object.fromEntries(t.get('w:@3')!)).toEqual({});
     expect(Object.fromEntries(t.get('s:$0')!)).toEqual({ '@termsupervisor_running': '1', '@termsupervisor_done': '1', '@termsupervisor_waiting': '1', '@termsupervisor_needs': '2' });
     expect(Object.fromEntries(t.get('s:$1')!)).toEqual({ '@termsupervisor_waiting': '1', '@termsupervisor_needs': '1' });
-    expect(t.get('g:')!.get('@termsupervisor_status')).toBe('#[fg=#f0b429]? 1#[default] #[fg=#3fb950]✓ 1#[default] #[fg=#58a6ff]◐ 1#[default] ');
+    expect(t.get('g:')!.get('@termsupervisor_status')).toBe('#[fg=#f0b429,bg=#161b22] ? 1#[fg=#3fb950,bg=#161b22] ✓ 1#[fg=#58a6ff,bg=#161b22] ◐ 1 #[default] ');
     expect(t.get('g:')!.get('@termsupervisor_needs')).toBe('2');
   });
 
@@ -57,10 +57,10 @@ describe('option writes', () => {
     expect(next).toEqual(
       expect.arrayContaining([
         ['set-option', '-p', '-t', '%1', '@termsupervisor_state', 'done'],
-        ['set-option', '-w', '-t', '@1', '@termsupervisor_mark', '#[fg=#3fb950]✓#[default]'],
+        ['set-option', '-w', '-t', '@1', '@termsupervisor_mark', '#[fg=#3fb950,bg=#161b22] ✓ #[default]'],
         ['set-option', '-t', '$0', '@termsupervisor_done', '1'],
         ['set-option', '-u', '-t', '$0', '@termsupervisor_running'],
-        ['set-option', '-g', '@termsupervisor_status', '#[fg=#3fb950]✓ 1#[default] '],
+        ['set-option', '-g', '@termsupervisor_status', '#[fg=#3fb950,bg=#161b22] ✓ 1 #[default] '],
       ]),
     );
     expect(next.some((c) => c.includes('%2') || c.includes('$1'))).toBe(false);
@@ -94,6 +94,6 @@ describe('focus --next', () => {
     expect(nextPane([pane('wait', 'WAITING_APPROVAL', 1, '%1')], '%1')).toBeNull();
   });
   it('status --format tmux counts the same way', () => {
-    expect(tmuxStatusLine(panes)).toBe('#[fg=#f0b429]? 1#[default] #[fg=#f85149]✗ 1#[default] #[fg=#3fb950]✓ 2#[default] #[fg=#58a6ff]◐ 1#[default] ');
+    expect(tmuxStatusLine(panes)).toBe('#[fg=#f0b429,bg=#161b22] ? 1#[fg=#f85149,bg=#161b22] ✗ 1#[fg=#3fb950,bg=#161b22] ✓ 2#[fg=#58a6ff,bg=#161b22] ◐ 1 #[default] ');
   });
 });

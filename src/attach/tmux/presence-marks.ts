@@ -11,6 +11,9 @@ import type { MachineState } from '../../analysis/types.js';
 import { STALL_ICON, STATE_ICON } from '../../web/state-words.js';
 import { PALETTE } from '../../cli/colors.js';
 
+/** The dashboard's card background (web/style.css --panel). */
+const PALETTE_PANEL = '#161b22';
+
 export type Mark = 'waiting' | 'failed' | 'stalled' | 'done' | 'running';
 
 /** Urgency order (the board's): a question first, then a failure, a stall, a finished turn, work going on. */
@@ -65,9 +68,13 @@ export function urgent(a: Mark | null, b: Mark | null): Mark | null {
   return MARKS.indexOf(a) <= MARKS.indexOf(b) ? a : b;
 }
 
-/** One mark's glyph in its colour, in tmux's style syntax (`#[fg=#f0b429]?#[default]`). */
+/** The board's panel colour, under every mark: the state colours read on it whatever the status line's own
+ * colours are (tmux's default status line is green, on which the done mark would vanish). */
+const CHIP_BG = PALETTE_PANEL;
+
+/** One mark's glyph in its colour on the board's panel, in tmux's style syntax (`#[fg=#f0b429,bg=#161b22] ? #[default]`). */
 export function styledGlyph(m: Mark): string {
-  return `#[fg=${MARK_COLOUR[m]}]${MARK_GLYPH[m]}#[default]`;
+  return `#[fg=${MARK_COLOUR[m]},bg=${CHIP_BG}] ${MARK_GLYPH[m]} #[default]`;
 }
 
 export type Counts = Record<Mark, number>;
@@ -81,11 +88,14 @@ export function needs(c: Counts): number {
   return c.waiting + c.failed + c.stalled + c.done;
 }
 
-/** The status-line text for these counts: `? 1 ✗ 2 ✓ 3 ◐ 4 ` coloured, each count once non-zero; empty when all
- * are zero. `running` is said last and only as a count (the work the person need not look at). */
+/** The status-line text for these counts: ` ? 1 ✗ 2 ✓ 3 ◐ 4 ` coloured on the board's panel, each count once
+ * non-zero; empty when all are zero. `running` is said last (the work the person need not look at). */
 export function statusText(c: Counts, styled = true): string {
-  const parts = MARKS.filter((m) => c[m] > 0).map((m) => (styled ? `#[fg=${MARK_COLOUR[m]}]${MARK_GLYPH[m]} ${c[m]}#[default]` : `${MARK_GLYPH[m]} ${c[m]}`));
-  return parts.length ? parts.join(' ') + ' ' : '';
+  const parts = MARKS.filter((m) => c[m] > 0).map((m) => `${MARK_GLYPH[m]} ${c[m]}`);
+  if (!parts.length) return '';
+  if (!styled) return parts.join(' ') + ' ';
+  const coloured = MARKS.filter((m) => c[m] > 0).map((m, i) => `#[fg=${MARK_COLOUR[m]},bg=${CHIP_BG}] ${parts[i]}`);
+  return coloured.join('') + ' #[default] ';
 }
 
 /** Where a tmux pane is: its window and the sessions that window is linked into. */
