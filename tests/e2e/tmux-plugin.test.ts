@@ -87,4 +87,8 @@ describe.skipIf(missing !== null)('the tmux plugin', () => {
     expect(printed.endsWith(readFileSync(join(ROOT, 'tmux', 'termsupervisor.conf'), 'utf8'))).toBe(true);
     expect(printed).toContain(`set -g @termsupervisor_bin "${BIN}"`);
   });
+
+  it('docs/tmux.md shows the lines as they are', () => {
+    expect(readFileSync(join(ROOT, 'docs', 'tmux.md'), 'utf8')).toContain('```tmux\n' + readFileSync(join(ROOT, 'tmux', 'termsupervisor.conf'), 'utf8') + '```');
+  });
 });
