@@ -19,11 +19,15 @@ lines show them in the status line and the window list, and bind prefix N (next 
 (top in a popup).
   snippet       print the lines to paste into ~/.tmux.conf (the same ones the plugin loads)
   plugin-path   print the plugin file's path, for one line in ~/.tmux.conf: run-shell <path>
-The daemon's side turns off with config tmux.presence: false.`;
+The daemon's side turns off with config tmux.presence: false.
+examples:
+  termsupervisor tmux snippet >> ~/.tmux.conf && tmux source-file ~/.tmux.conf
+  echo "run-shell $(termsupervisor tmux plugin-path)" >> ~/.tmux.conf`;
 
 export function tmuxCommand(argv: string[], out: NodeJS.WritableStream = process.stdout): number {
   const [sub, ...rest] = argv;
   if (sub === '--help' || sub === 'help' || argv.includes('--help')) return void out.write(TMUX_USAGE + '\n'), 0;
+  if (sub?.startsWith('-')) throw new UsageError(`unknown option ${sub}\n\n${TMUX_USAGE}`);
   if (rest.length) throw new UsageError(`tmux ${sub} takes no arguments\n\n${TMUX_USAGE}`);
   if (sub === 'snippet') return void out.write(snippet()), 0;
   if (sub === 'plugin-path') return void out.write(PLUGIN_PATH + '\n'), 0;
