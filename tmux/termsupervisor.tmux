@@ -4,7 +4,8 @@
 # It sources termsupervisor.conf next to it (the same lines `termsupervisor tmux snippet` prints), after pointing
 # @termsupervisor_bin at this checkout's command unless you chose one.
 here=$(cd "$(dirname "$0")" && pwd)
-if [ -z "$(tmux show-options -gqv @termsupervisor_bin)" ] && [ -x "$here/../bin/termsupervisor" ]; then
+# A checkout's command works once built (dist/); a TPM clone is not built: termsupervisor on PATH is used then.
+if [ -z "$(tmux show-options -gqv @termsupervisor_bin)" ] && [ -x "$here/../bin/termsupervisor" ] && [ -f "$here/../dist/cli/main.js" ]; then
   tmux set-option -g @termsupervisor_bin "$(cd "$here/.." && pwd)/bin/termsupervisor"
 fi
 tmux source-file "$here/termsupervisor.conf"

@@ -74,8 +74,11 @@ describe.skipIf(missing !== null)('the tmux plugin', () => {
       t2.newSession('s', BASH, 80, 24);
       t2.run('set', '-g', '@termsupervisor_keys', 'off');
       const before = snapshot(t2);
-      t2.run('run-shell', PLUGIN);
-      expect(diff(before, snapshot(t2)).filter((l) => l.startsWith('bind-key'))).toEqual([]);
+      // Loaded as TPM loads it: the repository's top-level termsupervisor.tmux.
+      t2.run('run-shell', join(ROOT, 'termsupervisor.tmux'));
+      const changed = diff(before, snapshot(t2));
+      expect(changed.filter((l) => l.startsWith('bind-key'))).toEqual([]);
+      expect(changed.map((l) => l.split(' ')[0])).toEqual(['@termsupervisor_bin', 'status-right', 'window-status-current-format', 'window-status-format']);
     } finally {
       t2.kill(true);
       d.cleanup();
