@@ -105,6 +105,9 @@ describe.skipIf(missing !== null)('tmux presence (real tmux, a client in a PTY, 
     console.log(`waiting marks ${waiting} ms after the feed: ${client.statusLine()}`);
     expect(waiting).toBeLessThan(PRESENCE_LIMIT_MS);
     expect(tmux.run('show-options', '-w', '-t', 'work:agent', '-v', '@termsupervisor_mark').trim()).toBe('#[fg=#f0b429,bg=#161b22] ? #[default]');
+    // The session's own count (not the server's, which a format would fall back to).
+    expect(tmux.run('show-options', '-t', 'work', '-v', '@termsupervisor_needs').trim()).toBe('1');
+    expect(tmux.run('show-options', '-g', '-v', '@termsupervisor_waiting').trim()).toBe('1');
     // The window the client shows has nothing to say: no mark.
     expect(opt('work:0', '@termsupervisor_mark')).toBe('');
 
