@@ -81,7 +81,7 @@ export class TmuxPresence {
     this.schedule();
   }
 
-  /** A client attached (the server is new, or came back): every option is written again. */
+  /** The server was found (new, back, or restarted): every option is written again, once a client is attached. */
   connected(): void {
     this.written = new Map();
     this.schedule();

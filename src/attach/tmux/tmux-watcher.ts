@@ -69,7 +69,8 @@ export interface TmuxWatcherEvents {
   topology(): void;
   /** A client may show another pane (it attached, detached, switched session, window or pane). */
   views(): void;
-  /** A client attached to the server: options set on it before it was there must be set again. */
+  /** The server was found (first, again after it was gone, or another run of it): what was set on the old one is
+   * not on it. */
   connected(): void;
 }
 
@@ -207,9 +208,9 @@ export class TmuxWatcher {
     if (!this.up) {
       this.up = true;
       this.o.log.info({ kind: 'daemon', tmux: this.key, socket: this.o.socket.path }, 'tmux server found: watching its panes');
+      this.o.events?.connected();
     }
     this.o.log.debug({ kind: 'daemon', tmux: this.key, session, pid: c.pid }, 'tmux session attached');
-    this.o.events?.connected();
   }
 
   private clientExit(session: string, c: ControlClient, why: string, code: number | null): void {
@@ -247,6 +248,7 @@ export class TmuxWatcher {
       const old = [...this.clients.values()];
       this.clients.clear();
       for (const c of old) void c.close();
+      this.o.events?.connected(); // a new server: nothing written to the old one is on it
     }
     this.life = life;
   }
