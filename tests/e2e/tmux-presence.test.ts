@@ -156,6 +156,9 @@ describe.skipIf(missing !== null)('tmux presence (real tmux, a client in a PTY, 
     await until('the name on the pane', async () => (await dm.get<PaneView[]>('/api/panes')).find((p) => p.id === id)!.name === 'reviewer');
     await runCli([process.execPath, BIN, 'name', id, ''], d.env);
     await until('its tmux name back', async () => (await dm.get<PaneView[]>('/api/panes')).find((p) => p.id === id)!.name === 'work:agent');
+    // The person renames the window: the pane follows (%window-renamed).
+    tmux.run('rename-window', '-t', 'work:agent', 'review');
+    await until('the new window name', async () => (await dm.get<PaneView[]>('/api/panes')).find((p) => p.id === id)!.name === 'work:review');
 
     // prefix T: top in a popup over the client, the panes listed; q closes it (display-popup -E).
     client.pty.write('\x02T');
@@ -166,10 +169,10 @@ describe.skipIf(missing !== null)('tmux presence (real tmux, a client in a PTY, 
 
     // The daemon stopping takes its marks away: nobody would keep them current.
     tmux.type(agent, 'sleep 30');
-    await until('running again', async () => opt('work:agent', '@termsupervisor_state') === 'running', diag);
+    await until('running again', async () => opt('work:review', '@termsupervisor_state') === 'running', diag);
     await dm.stop('SIGTERM');
     expect(tmux.run('show-options', '-g').includes('@termsupervisor_running')).toBe(false);
-    expect(opt('work:agent', '@termsupervisor_state')).toBe('');
+    expect(opt('work:review', '@termsupervisor_state')).toBe('');
   }, 120_000);
 
   it('config tmux.presence false: nothing is set on the server, nothing is acknowledged by a look', async () => {
