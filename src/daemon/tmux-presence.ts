@@ -6,10 +6,11 @@
 // PRESENCE_BATCH_MS into one write of command lines: a burst of transitions costs one write, an idle server none.
 //
 // Seen: a DONE or FAILED pane that a person's client shows (the active pane of the active window of an attached
-// client that is not in control mode) for LOOK_DWELL_MS is acknowledged (`by: focus`), as the iTerm2 bridge does
-// when a session gets focus. A WAITING_APPROVAL pane is not: it waits for its answer. What the clients show is
-// asked (one list-clients) when tmux says it may have changed (%client-session-changed, %session-window-changed,
-// %window-pane-changed, %client-detached, %sessions-changed), never on a timer.
+// client that is not in control mode, whose terminal has focus as far as tmux knows) for LOOK_DWELL_MS is
+// acknowledged (`by: focus`), as the iTerm2 bridge does when a session gets focus. A WAITING_APPROVAL pane is not:
+// it waits for its answer. What the clients show is asked (one list-clients) when tmux says it may have changed
+// (%client-session-changed, %session-window-changed, %window-pane-changed, %client-detached, %sessions-changed),
+// never on a timer; focus, which comes with no notification, is asked once more when a look has lasted.
 import type { Reply } from '../attach/tmux/control-protocol.js';
 import { markOf, optionNames, presenceOptions, setOptionArgs, type Mark, type OptionTable, type PaneStateLike } from '../attach/tmux/presence-marks.js';
 import type { TmuxLog } from '../attach/tmux/tmux-sink.js';
@@ -24,7 +25,10 @@ export const LOOK_DWELL_MS = 1000;
 const CLEAR_MAX_MS = 1000;
 /** Field separator of the list-clients format (as in pane-list.ts). */
 const SEP = '\x1f';
-const CLIENTS_FORMAT = ['#{client_name}', '#{client_control_mode}', '#{pane_id}'].join(SEP);
+const CLIENTS_FORMAT = ['#{client_name}', '#{client_control_mode}', '#{pane_id}', '#{client_flags}', '#{version}'].join(SEP);
+/** From this tmux on a client's flags say whether its terminal has focus (`focused`: it starts so, and loses it
+ * when the terminal reports focus-out, with focus-events on). Older ones say nothing: every client counts as looking. */
+const FOCUS_FLAG_SINCE = 3.3;
 
 /** What presence needs of a tmux server (a TmuxWatcher). */
 export interface PresenceServer {
@@ -191,10 +195,14 @@ export class TmuxPresence {
     if (id === undefined || this.lookTimers.has(pane) || !seeable(this.marks.get(id) ?? null)) return;
     const t = setTimeout(() => {
       this.lookTimers.delete(pane);
-      const now = this.idOf.get(pane);
-      if (this.stopped || now === undefined || !this.shown.has(pane)) return;
-      // Its state now, not the one that started the look: a new turn meanwhile is not what the person saw.
-      if (seeable(this.markNow(now))) this.host.ack(now);
+      if (this.stopped || !this.shown.has(pane)) return;
+      // Focus changes come with no notification: asked now, once, whether a client that shows it has focus.
+      void this.server.run([['list-clients', '-F', CLIENTS_FORMAT]]).then(([r]) => {
+        const now = this.idOf.get(pane);
+        if (this.stopped || now === undefined || !r?.ok || !personPanes(r.lines, true).has(pane)) return;
+        // Its state now, not the one that started the look: a new turn meanwhile is not what the person saw.
+        if (seeable(this.markNow(now))) this.host.ack(now);
+      });
     }, LOOK_DWELL_MS);
     t.unref();
     this.lookTimers.set(pane, t);
@@ -206,12 +214,16 @@ function seeable(m: Mark | null): boolean {
   return m === 'done' || m === 'failed';
 }
 
-/** The panes shown by clients a person looks at (not control mode: ours, or an iTerm2 -CC's plumbing). */
-export function personPanes(lines: string[]): Set<string> {
+/** The panes shown by clients a person looks at (not control mode: ours, or an iTerm2 -CC's plumbing); with
+ * `focused`, only by those whose terminal has focus, where tmux can say (FOCUS_FLAG_SINCE). */
+export function personPanes(lines: string[], focused = false): Set<string> {
   const out = new Set<string>();
   for (const l of lines) {
-    const [, control = '', pane = ''] = l.split(SEP);
-    if (control !== '1' && pane.startsWith('%')) out.add(pane);
+    const [, control = '', pane = '', flags = '', version = ''] = l.split(SEP);
+    if (control === '1' || !pane.startsWith('%')) continue;
+    const knowsFocus = (parseFloat(version.replace(/^next-/, '')) || 0) >= FOCUS_FLAG_SINCE;
+    if (focused && knowsFocus && !flags.split(',').includes('focused')) continue;
+    out.add(pane);
   }
   return out;
 }

@@ -200,4 +200,36 @@ describe.skipIf(missing !== null)('tmux presence (real tmux, a client in a PTY, 
     expect(tmux.run('show-options', '-p', '-t', sh)).not.toContain('@termsupervisor');
     expect(client.statusLine()).not.toContain('✓');
   }, 60_000);
+
+  it("a look from a terminal without focus (focus-events on, focus out) is no look; once focused, it is", async () => {
+    const d = daemonDirs();
+    cleanups.push(() => d.cleanup());
+    const tmux = new TestTmux(d.env);
+    cleanups.push(() => tmux.kill(true));
+    const sh = tmux.newSession('work', BASH, 120, 19);
+    tmux.run('new-window', '-d', '-t', 'work:', BASH);
+    tmux.run('set', '-g', 'focus-events', 'on');
+    const client = person(tmux, 'work', d.env);
+    await until('the client to attach', async () => tmux.run('list-clients', '-F', '#{client_name}').includes('/dev/'));
+    const flags = () => tmux.run('list-clients', '-F', '#{client_control_mode} #{client_flags}').split('\n').find((l) => l.startsWith('0 ')) ?? '';
+    client.pty.write('\x1b[O'); // the terminal reports it lost focus
+    await until('the client unfocused', async () => !flags().includes('focused'), () => flags());
+    const dm = await DaemonProcess.start(d, ['--tmux-socket', tmux.socket]);
+    cleanups.push(async () => void (await dm.stop('SIGKILL')));
+    const id = tmux.paneId(sh);
+    const state = async () => (await dm.get<PaneView[]>('/api/panes')).find((p) => p.id === id);
+    await until('the pane attached', async () => (await state())?.edge.some((l) => l.trim()), () => dm.diag());
+    tmux.type(sh, ':');
+    await until('the no-op', async () => tmux.screen(sh).includes('$ :\n$'), () => dm.diag());
+    tmux.type(sh, 'sleep 1; echo built');
+    await until('DONE', async () => (await state())?.state === 'DONE', () => dm.diag(), 30_000);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect((await state())!.state).toBe('DONE');
+    // Focus back, and the person looks again (another window, then this one): seen.
+    client.pty.write('\x1b[I');
+    await until('the client focused', async () => flags().includes('focused'), () => flags());
+    tmux.run('select-window', '-t', 'work:1');
+    tmux.run('select-window', '-t', 'work:0');
+    await until('acknowledged by the look', async () => (await state())?.state === 'IDLE' && (await state())?.rule === 'ack.focus', () => dm.diag(), 10_000);
+  }, 60_000);
 });

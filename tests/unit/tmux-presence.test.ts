@@ -70,8 +70,11 @@ describe('option writes', () => {
     expect(left.some((c) => c.includes('%1'))).toBe(false);
   });
 
-  it('the panes shown are those of clients not in control mode', () => {
-    expect([...personPanes(['/dev/pts/3\x1f0\x1f%4', 'client-9\x1f1\x1f%1', '/dev/pts/5\x1f0\x1f%4', '/dev/pts/6\x1f0\x1f%2'])]).toEqual(['%4', '%2']);
+  it('the panes shown are those of clients not in control mode; seen, of those whose terminal has focus', () => {
+    const rows = ['/dev/pts/3\x1f0\x1f%4\x1fattached,focused,UTF-8\x1f3.3a', 'client-9\x1f1\x1f%1\x1fattached,focused,control-mode\x1f3.3a', '/dev/pts/5\x1f0\x1f%5\x1fattached,UTF-8\x1f3.3a', '/dev/pts/6\x1f0\x1f%2\x1fattached\x1f3.2a'];
+    expect([...personPanes(rows)]).toEqual(['%4', '%5', '%2']);
+    // %5's terminal lost focus; a 3.2 server says nothing of focus, so its client counts as looking.
+    expect([...personPanes(rows, true)]).toEqual(['%4', '%2']);
   });
 });
 
