@@ -61,8 +61,6 @@ export class TmuxPresence {
   private readonly lookTimers = new Map<string, NodeJS.Timeout>();
   private viewsAsked: 'idle' | 'running' | 'again' = 'idle';
   private stopped = false;
-  /** Option writes sent (commands), for tests and the idle-cost check. */
-  writes = 0;
 
   constructor(private readonly server: PresenceServer, private readonly host: PresenceHost) {}
 
@@ -163,7 +161,6 @@ export class TmuxPresence {
       this.written = new Map(); // no client to write through: all of it again once one attaches (connected())
       return;
     }
-    this.writes += cmds.length;
     this.writing = true;
     void sent.then((replies) => {
       this.writing = false;
