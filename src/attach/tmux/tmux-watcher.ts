@@ -31,7 +31,8 @@ import { localRunner, type TmuxRunner } from './tmux-runner.js';
 import { commandLine } from './tmux-quote.js';
 import { execTmux, type ExecResult } from './tmux-exec.js';
 import { FollowedPanes } from './followed-panes.js';
-import type { TmuxLog, TmuxSink } from './tmux-sink.js';
+import type { TmuxLog, TmuxSink, TmuxWatcherEvents } from './tmux-sink.js';
+export type { TmuxWatcherEvents } from './tmux-sink.js';
 
 /** Output a control client has not taken for this long pauses that pane for it (tmux `pause-after`), instead of
  * tmux buffering it without bound or holding the pane's program back: a flooding pane cannot stall the daemon,
@@ -62,16 +63,6 @@ export interface TmuxWatcherOptions {
   describeFailure?: (stderr: string) => string;
   /** What tmux presence (src/daemon/tmux-presence.ts) follows: where panes are, and what the clients show. */
   events?: TmuxWatcherEvents;
-}
-
-export interface TmuxWatcherEvents {
-  /** The panes, their windows or their sessions may have changed (a list-panes answer was applied). */
-  topology(): void;
-  /** A client may show another pane (it attached, detached, switched session, window or pane). */
-  views(): void;
-  /** The server was found (first, again after it was gone, or another run of it): what was set on the old one is
-   * not on it. */
-  connected(): void;
 }
 
 /** Notifications that say a client may now show another pane (tmux sends them to every control client). */
