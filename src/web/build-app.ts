@@ -11,6 +11,7 @@ import { parseHookBody } from '../hooks/hook-body.js';
 import { WsHub, type HubOptions } from './ws-hub.js';
 import { registerTaskRoutes } from './task-routes.js';
 import { registerFocusRoute } from './focus-route.js';
+import { registerNameRoute } from './name-route.js';
 import { registerActionRoutes } from './action-routes.js';
 import { registerPeerRelay } from './peer-routes.js';
 import { FEED_FULL_CLOSE_CODE, FeedSlots } from './feed-slots.js';
@@ -139,6 +140,7 @@ export function buildApp(opts: AppOptions): App {
 
   registerTaskRoutes(app, api);
   registerFocusRoute(app, api);
+  registerNameRoute(app, api);
   registerActionRoutes(app, api);
 
   // Websockets: the dashboard feed and the link endpoints share the server's upgrade event.
