@@ -1,9 +1,12 @@
 // The list of cards. Messages only record what changed; one requestAnimationFrame per frame applies it: changed
 // cards are updated in place, the order is fixed with as few moves as needed, and the ages tick once a second.
 // Closed panes go to their own collapsed section, so a closed pane never sits among live ones of the same name.
+// The order holds still while the pointer is over the board (issue 26): a card the person aims at never slides
+// away, and another pane's button never slides under the pointer; the board catches up when the pointer leaves.
 import type { PaneView } from '../../src/web/api-types.js';
 import { createCard, tickCard, updateCard, type Card, type CardHooks } from './cards.js';
-import { comparePanes, isClosedSection, orderKeyChanged } from './order.js';
+import { cardsToMove, comparePanes, isClosedSection, orderKeyChanged } from './order.js';
+import { inFilter, type BoardFilter } from './board-filter.js';
 import type { TaskStatus } from './task-model.js';
 import { showsHost } from './host-filter.js';
 
@@ -15,7 +18,15 @@ export class Board {
   private readonly tasks = new Map<string, TaskStatus>();
   /** The header's host filter ('' : every host). */
   private host = '';
+  /** The header's state filter. */
+  private filter: BoardFilter = 'all';
+  /** The pointer is over the board: the order waits. */
+  private held = false;
   private orderDirty = false;
+  /** Cards moved so far (a card inserted at another place counts once; a new card is not a move). */
+  moves = 0;
+  /** Told whether a new order is waiting for the pointer to leave the board. */
+  onHeld: (waiting: boolean) => void = () => {};
   private ticking = false;
   private queued = false;
   /** Listeners after each applied frame (the header's counts, the tab title). */
@@ -27,7 +38,12 @@ export class Board {
     private readonly hooks: CardHooks,
     /** The closed panes' section (a <details>) and its list. */
     private readonly closed: { box: HTMLElement; list: HTMLElement; count: HTMLElement },
+    /** Where a resting pointer holds the order (both lists). */
+    area: HTMLElement,
   ) {
+    // pointerenter/leave: a mouse resting over the board, a pen hovering, a finger from touch to lift
+    area.addEventListener('pointerenter', () => this.hold(true));
+    area.addEventListener('pointerleave', () => this.hold(false));
     window.setInterval(() => {
       this.ticking = true;
       this.schedule();
@@ -70,6 +86,21 @@ export class Board {
     this.schedule();
   }
 
+  /** Show only the live panes in group `f` ('all': every one). */
+  setFilter(f: BoardFilter): void {
+    if (f === this.filter) return;
+    this.filter = f;
+    for (const id of this.panes.keys()) this.dirty.add(id);
+    this.schedule();
+  }
+
+  private hold(on: boolean): void {
+    if (on === this.held) return;
+    this.held = on;
+    if (!on && this.orderDirty) this.schedule();
+    this.onHeld(on && this.orderDirty);
+  }
+
   remove(id: string): void {
     if (!this.panes.delete(id)) return;
     this.dirty.add(id);
@@ -93,14 +124,18 @@ export class Board {
         this.cards.delete(id);
       } else if (card) updateCard(card, p, now, this.tasks.get(id) ?? null);
       else {
-        this.cards.set(id, createCard(p, this.hooks, this.tasks.get(id) ?? null));
+        const fresh = createCard(p, this.hooks, this.tasks.get(id) ?? null);
+        this.cards.set(id, fresh);
+        // while the order is held a new card waits at the end of its list, where it moves nothing
+        if (this.held) (isClosedSection(p) ? this.closed.list : this.list).append(fresh.li);
         this.orderDirty = true;
       }
       const shown = this.cards.get(id);
-      if (p && shown) shown.li.hidden = !showsHost(this.host, p);
+      if (p && shown) shown.li.hidden = !showsHost(this.host, p) || (p.alive && !inFilter(this.filter, p));
     }
     this.dirty.clear();
-    if (this.orderDirty) this.reorder();
+    if (this.orderDirty && !this.held) this.reorder();
+    this.onHeld(this.held && this.orderDirty);
     if (this.ticking) for (const c of this.cards.values()) tickCard(c, now);
     this.ticking = false;
     const closed = this.closed.list.childElementCount;
@@ -118,11 +153,18 @@ export class Board {
     const focused = document.activeElement;
     // live cards first (a card leaving for the closed section trails them until the second pass takes it)
     for (const [list, panes] of [[this.list, sorted.filter((p) => !isClosedSection(p))], [this.closed.list, sorted.filter(isClosedSection)]] as const) {
-      let at: ChildNode | null = list.firstChild;
-      for (const p of panes) {
-        const li = this.cards.get(p.id)!.li;
-        if (li === at) at = li.nextSibling;
-        else list.insertBefore(li, at); // moves it (or appends a new card) before the node in its place
+      const current = [...list.children].map((li) => (li as HTMLElement).dataset.id ?? '');
+      const wanted = panes.map((p) => p.id);
+      const move = cardsToMove(current, wanted);
+      // from the end: each card that moves goes right before its successor, which is already in place
+      let next: Element | null = null;
+      for (let i = wanted.length - 1; i >= 0; i--) {
+        const li = this.cards.get(wanted[i]!)!.li;
+        if (move.has(wanted[i]!)) {
+          if (li.isConnected) this.moves++;
+          list.insertBefore(li, next);
+        }
+        next = li;
       }
     }
     // a moved card loses focus: give it back so keyboard users keep their place
