@@ -41,9 +41,12 @@ export class Board {
     /** Where a resting pointer holds the order (both lists). */
     area: HTMLElement,
   ) {
-    // pointerenter/leave: a mouse resting over the board, a pen hovering, a finger from touch to lift
-    area.addEventListener('pointerenter', () => this.hold(true));
+    // a mouse resting over the board, a pen hovering, a finger from touch to lift; not while the person is in another
+    // window or tab (they look before they click when they come back, and the first move over the board holds again)
+    for (const ev of ['pointerenter', 'pointermove', 'pointerdown'] as const) area.addEventListener(ev, () => this.hold(true));
     area.addEventListener('pointerleave', () => this.hold(false));
+    window.addEventListener('blur', () => this.hold(false));
+    document.addEventListener('visibilitychange', () => document.hidden && this.hold(false));
     window.setInterval(() => {
       this.ticking = true;
       this.schedule();
