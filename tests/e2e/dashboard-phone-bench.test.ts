@@ -106,7 +106,15 @@ describe.skipIf(BROWSER_MISSING || process.env['BOARD_BENCH'] !== '1')('the boar
       if (!idle) daemon.move(id, 'IDLE');
       await page.evaluate((pid) => (document.querySelector(`li.card[data-id="${pid}"] .open`) as HTMLButtonElement).click(), id);
       const reply = page.locator('#detail-reply-text');
-      if (await reply.isVisible()) await reply.pressSequentially('make the tests pass', { delay: 120 });
+      // the Escapes that closed the views above are not key presses in the reply box: counted apart
+      const closes = await page.evaluate(() => {
+        const bench = (window as unknown as { bench: { events: Array<{ name: string; duration: number }> } }).bench;
+        const list = bench.events.filter((e) => e.name === 'keydown').map((e) => e.duration);
+        bench.events = [];
+        return list;
+      });
+      await reply.waitFor();
+      await reply.pressSequentially('make the tests pass', { delay: 120 });
       const rest = MEASURE_MS * 3 - (performance.now() - w0);
       if (rest > 0) await page.waitForTimeout(rest);
       const minutes = (performance.now() - w0) / 60_000;
@@ -114,7 +122,7 @@ describe.skipIf(BROWSER_MISSING || process.env['BOARD_BENCH'] !== '1')('the boar
       const b = await page.evaluate(() => (window as unknown as { bench: { long: number; events: Array<{ name: string; duration: number }> } }).bench);
       const keys = b.events.filter((e) => e.name.startsWith('key') || e.name === 'input' || e.name === 'beforeinput').map((e) => e.duration);
       const keyMax = keys.length ? Math.max(...keys) : 0;
-      console.log(`phone 390 px, CPU ×${CPU_SLOWDOWN}, 100 panes, 10 transitions/s: main thread ${(busyShare * 100).toFixed(1)}%, ${(b.long / minutes).toFixed(1)} long tasks/min, key press slowest ${keyMax.toFixed(0)} ms (${keys.length} over 16 ms), open detail ${opens.map((o) => o.toFixed(0)).join('/')} ms`);
+      console.log(`phone 390 px, CPU ×${CPU_SLOWDOWN}, 100 panes, 10 transitions/s: main thread ${(busyShare * 100).toFixed(1)}%, ${(b.long / minutes).toFixed(1)} long tasks/min, key press slowest ${keyMax.toFixed(0)} ms (${keys.length} over 16 ms), open detail ${opens.map((o) => o.toFixed(0)).join('/')} ms, close it (Esc, slow ones) ${closes.join('/') || 'none over 16'} ms`);
       expect(keyMax).toBeLessThan(MAX_KEY_MS);
       expect(Math.max(...opens)).toBeLessThan(MAX_OPEN_MS);
     } finally {
