@@ -59,7 +59,8 @@ describe.skipIf(BROWSER_MISSING)('dashboard (stand-in daemon)', () => {
     expect(await page.locator('#closed-box summary').innerText()).toBe('Closed panes (1)');
     expect(await page.$$eval('#closed-cards > li', (lis) => lis.map((li) => (li as HTMLElement).dataset.id))).toEqual(['closed']);
     await page.locator('#closed-box summary').click();
-    expect(await card('closed').innerText()).toContain('closed');
+    // (the opened section's cards are laid out a frame later: content-visibility)
+    await expect.poll(() => card('closed').innerText()).toContain('closed');
     // what needs an answer (the question) or a look (the failure, the stall); the finished turns are not counted
     expect(await page.locator('#summary').innerText()).toBe('7 open · 1 to answer · 2 to look at');
     expect(await page.title()).toBe('(3) termsupervisor');

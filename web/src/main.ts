@@ -44,8 +44,9 @@ const stats = new Stats(byId('stats'));
 const settings = settingsPanel();
 const alerts = new Alerts(settings, byId('alert-log'), (id) => detail.open(id));
 
-// Audio may start only after a gesture: the first click or key unlocks it.
-for (const ev of ['pointerdown', 'keydown'] as const) addEventListener(ev, unlockAudio, { once: true, capture: true });
+// Audio may start only after a gesture: the first click or key unlocks it, just after the event (making the audio
+// context takes tens of ms on a slow phone: not inside the person's first key press; the gesture still counts).
+for (const ev of ['pointerdown', 'keydown'] as const) addEventListener(ev, () => setTimeout(unlockAudio), { once: true, capture: true });
 
 onAuthDenied(() => {
   const banner = byId('banner');
