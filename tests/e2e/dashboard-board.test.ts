@@ -107,7 +107,8 @@ describe.skipIf(BROWSER_MISSING)('a board that holds 100 panes (stand-in daemon)
     await expect.poll(shown).toEqual(['d5', 'd4', 'd3', 'd2', 'd1', 'd0']);
     await page.locator('#filters .filter[data-filter="look"]').click();
     await expect.poll(shown).toEqual(['f']);
-    // a pane that comes into the group shows up in it
+    // a pane that comes into the group shows up in it (once the pointer is off the board: over it, nothing slides)
+    await page.mouse.move(1, 1);
     daemon.move('r', 'FAILED');
     await page.waitForFunction(() => document.querySelectorAll('#cards > li:not([hidden])').length === 2);
 
@@ -125,6 +126,36 @@ describe.skipIf(BROWSER_MISSING)('a board that holds 100 panes (stand-in daemon)
     expect(await page.locator('#compact').isChecked()).toBe(true);
     expect(await page.locator('#filters .filter[aria-pressed="true"]').getAttribute('data-filter')).toBe('answer');
     await expect.poll(shown).toEqual(['w']);
+    await page.evaluate(() => localStorage.removeItem('termsupervisor.board'));
+  });
+
+  it('under a resting pointer, a card that leaves the filter or the board leaves blank space, not a slide', async () => {
+    const t = Date.now() - 10_000;
+    const ask = { text: 'Run npm test?', options: [{ id: 'y', label: 'Yes', keys: 'y Enter' }] };
+    for (const id of ['a', 'b', 'c']) daemon.pane(paneView(id, { state: 'WAITING_APPROVAL', needsYou: true, since: t + id.charCodeAt(0), question: ask }), true);
+    await standIn.load();
+    await page.evaluate(() => localStorage.removeItem('termsupervisor.board'));
+    await standIn.load();
+    await page.locator('#filters .filter[data-filter="answer"]').click();
+    const yes = (id: string) => page.locator(`li.card[data-id="${id}"] .answer[data-option="y"]`);
+    await yes('a').waitFor();
+    expect(await page.$$eval('#cards > li:not([hidden])', (lis) => lis.map((li) => (li as HTMLElement).dataset.id))).toEqual(['c', 'b', 'a']);
+    const b0 = (await yes('b').boundingBox())!;
+    const a0 = (await yes('a').boundingBox())!;
+    await page.mouse.move(b0.x + b0.width / 2, b0.y + b0.height / 2);
+    // c is answered elsewhere (it leaves "to answer"), and pane a goes away
+    daemon.move('c', 'RUNNING');
+    daemon.remove('a');
+    await page.locator('#order-held').waitFor();
+    await page.waitForTimeout(300);
+    const b1 = (await yes('b').boundingBox())!;
+    expect([b1.x, b1.y]).toEqual([b0.x, b0.y]);
+    expect(await page.locator('li.card[data-id="c"]').isVisible()).toBe(true);
+    expect(await page.locator('li.card[data-id="a"]').evaluate((li) => getComputedStyle(li).visibility)).toBe('hidden');
+    expect(a0.y).toBe(b0.y); // (same row: a's blank space kept the row as it was)
+    // the pointer leaves: c is filtered out, a is gone, b moves up
+    await page.mouse.move(1, 1);
+    await expect.poll(() => page.$$eval('#cards > li:not([hidden])', (lis) => lis.map((li) => (li as HTMLElement).dataset.id))).toEqual(['b']);
     await page.evaluate(() => localStorage.removeItem('termsupervisor.board'));
   });
 

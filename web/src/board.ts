@@ -20,8 +20,13 @@ export class Board {
   private host = '';
   /** The header's state filter. */
   private filter: BoardFilter = 'all';
-  /** The pointer is over the board: the order waits. */
+  /** The pointer is over the board: the order waits, and so do cards leaving or joining the filter and cards of
+   * panes gone (kept as blank space), since any of these would slide other cards under the pointer. */
   private held = false;
+  /** Cards whose showing or removal waits for the hold to end. */
+  private readonly deferred = new Set<string>();
+  /** The person changed a filter: what it shows changes now, held or not (they asked for it). */
+  private refilter = false;
   private orderDirty = false;
   /** Cards moved so far (a card inserted at another place counts once; a new card is not a move). */
   moves = 0;
@@ -85,6 +90,7 @@ export class Board {
   setHostFilter(value: string): void {
     if (value === this.host) return;
     this.host = value;
+    this.refilter = true;
     for (const id of this.panes.keys()) this.dirty.add(id);
     this.schedule();
   }
@@ -93,6 +99,7 @@ export class Board {
   setFilter(f: BoardFilter): void {
     if (f === this.filter) return;
     this.filter = f;
+    this.refilter = true;
     for (const id of this.panes.keys()) this.dirty.add(id);
     this.schedule();
   }
@@ -100,7 +107,11 @@ export class Board {
   private hold(on: boolean): void {
     if (on === this.held) return;
     this.held = on;
-    if (!on && this.orderDirty) this.schedule();
+    if (!on) {
+      for (const id of this.deferred) this.dirty.add(id);
+      this.deferred.clear();
+      if (this.orderDirty || this.dirty.size) this.schedule();
+    }
     this.onHeld(on && this.orderDirty);
   }
 
@@ -123,10 +134,22 @@ export class Board {
       const p = this.panes.get(id);
       const card = this.cards.get(id);
       if (!p) {
+        if (card && this.held) {
+          // gone while held: blank space until the pointer leaves
+          card.li.style.visibility = 'hidden';
+          card.li.inert = true;
+          this.deferred.add(id);
+          continue;
+        }
         card?.li.remove();
         this.cards.delete(id);
-      } else if (card) updateCard(card, p, now, this.tasks.get(id) ?? null);
-      else {
+      } else if (card) {
+        if (card.li.inert) {
+          card.li.inert = false;
+          card.li.style.visibility = '';
+        }
+        updateCard(card, p, now, this.tasks.get(id) ?? null);
+      } else {
         const fresh = createCard(p, this.hooks, this.tasks.get(id) ?? null);
         this.cards.set(id, fresh);
         // while the order is held a new card waits at the end of its list, where it moves nothing
@@ -134,11 +157,17 @@ export class Board {
         this.orderDirty = true;
       }
       const shown = this.cards.get(id);
-      if (p && shown) shown.li.hidden = !showsHost(this.host, p) || (p.alive && !inFilter(this.filter, p));
+      if (!p || !shown) continue;
+      const hide = !showsHost(this.host, p) || (p.alive && !inFilter(this.filter, p));
+      if (hide === shown.li.hidden) continue;
+      // a card already placed keeps showing (or not) while held; a new one sits at the end, where it moves nothing
+      if (this.held && !this.refilter && card) this.deferred.add(id);
+      else shown.li.hidden = hide;
     }
     this.dirty.clear();
+    this.refilter = false;
     if (this.orderDirty && !this.held) this.reorder();
-    this.onHeld(this.held && this.orderDirty);
+    this.onHeld(this.held && (this.orderDirty || this.deferred.size > 0));
     if (this.ticking) for (const c of this.cards.values()) tickCard(c, now);
     this.ticking = false;
     const closed = this.closed.list.childElementCount;
