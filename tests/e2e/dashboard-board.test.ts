@@ -114,6 +114,7 @@ describe.skipIf(BROWSER_MISSING)('a board that holds 100 panes (stand-in daemon)
 
     // compact: one short line per card, the live edge hidden; remembered across a reload with the filter
     await page.locator('#filters .filter[data-filter="all"]').click();
+    await page.locator('li.card[data-id="d0"]').waitFor(); // shown again on the next frame
     const tall = (await page.locator('li.card[data-id="d0"]').boundingBox())!.height;
     await page.locator('#compact').check();
     await expect.poll(async () => (await page.locator('li.card[data-id="d0"]').boundingBox())!.height).toBeLessThan(tall / 2);
@@ -157,6 +158,31 @@ describe.skipIf(BROWSER_MISSING)('a board that holds 100 panes (stand-in daemon)
     await page.mouse.move(1, 1);
     await expect.poll(() => page.$$eval('#cards > li:not([hidden])', (lis) => lis.map((li) => (li as HTMLElement).dataset.id))).toEqual(['b']);
     await page.evaluate(() => localStorage.removeItem('termsupervisor.board'));
+  });
+
+  it('under a resting pointer, a card that loses its buttons keeps its height: the card below does not slide up', async () => {
+    await page.setViewportSize({ width: 600, height: 900 }); // one column: cards stacked
+    try {
+      const t = Date.now() - 10_000;
+      const ask = { text: 'Run npm test?', options: [{ id: 'y', label: 'Yes', keys: 'y Enter' }, { id: 'n', label: 'No', keys: 'n Enter' }] };
+      daemon.pane(paneView('a', { state: 'WAITING_APPROVAL', needsYou: true, since: t + 2, question: ask }), true);
+      daemon.pane(paneView('b', { state: 'WAITING_APPROVAL', needsYou: true, since: t + 1, question: ask }), true);
+      await standIn.load();
+      const yes = (id: string) => page.locator(`li.card[data-id="${id}"] .answer[data-option="y"]`);
+      await yes('b').waitFor();
+      const a0 = (await yes('a').boundingBox())!;
+      const b0 = (await yes('b').boundingBox())!;
+      await page.mouse.move(a0.x + a0.width / 2, a0.y + a0.height / 2);
+      daemon.move('a', 'RUNNING'); // answered elsewhere: its question and buttons go
+      await expect.poll(() => yes('a').count()).toBe(0);
+      await page.waitForTimeout(200);
+      const b1 = (await yes('b').boundingBox())!;
+      expect(b1.y).toBe(b0.y);
+      await page.mouse.move(1, 1);
+      await expect.poll(async () => (await yes('b').boundingBox())!.y).toBeLessThan(b0.y);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
   });
 
   it('"⎿" and "⏺" (Claude Code) are drawn with glyphs the page has, not as empty boxes', async () => {

@@ -27,6 +27,9 @@ export class Board {
   private readonly deferred = new Set<string>();
   /** The person changed a filter: what it shows changes now, held or not (they asked for it). */
   private refilter = false;
+  /** Cards updated while held keep the height they had (a card that shrinks or grows would shift the ones after it
+   * under the pointer); given back when the hold ends. */
+  private readonly pinned = new Set<HTMLElement>();
   private orderDirty = false;
   /** Cards moved so far (a card inserted at another place counts once; a new card is not a move). */
   moves = 0;
@@ -108,6 +111,8 @@ export class Board {
     if (on === this.held) return;
     this.held = on;
     if (!on) {
+      for (const li of this.pinned) li.style.height = li.style.overflow = '';
+      this.pinned.clear();
       for (const id of this.deferred) this.dirty.add(id);
       this.deferred.clear();
       if (this.orderDirty || this.dirty.size) this.schedule();
@@ -130,6 +135,14 @@ export class Board {
   private frame(): void {
     this.queued = false;
     const now = Date.now();
+    // held: the heights of the cards about to change, read before any write (the layout is still clean)
+    const heights = new Map<string, number>();
+    if (this.held) {
+      for (const id of this.dirty) {
+        const li = this.cards.get(id)?.li;
+        if (li && !this.pinned.has(li) && li.isConnected) heights.set(id, li.getBoundingClientRect().height);
+      }
+    }
     for (const id of this.dirty) {
       const p = this.panes.get(id);
       const card = this.cards.get(id);
@@ -149,6 +162,12 @@ export class Board {
           card.li.style.visibility = '';
         }
         updateCard(card, p, now, this.tasks.get(id) ?? null);
+        const h = heights.get(id);
+        if (h) {
+          card.li.style.height = `${h}px`;
+          card.li.style.overflow = 'hidden';
+          this.pinned.add(card.li);
+        }
       } else {
         const fresh = createCard(p, this.hooks, this.tasks.get(id) ?? null);
         this.cards.set(id, fresh);
