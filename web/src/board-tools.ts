@@ -30,6 +30,8 @@ export class BoardTools {
   constructor(
     private readonly onFilter: (f: BoardFilter) => void,
     private readonly board: HTMLElement,
+    /** The compact view was switched (cards change height). */
+    private readonly onCompact: () => void = () => {},
   ) {
     const box = byId('filters');
     for (const f of FILTERS) {
@@ -47,6 +49,7 @@ export class BoardTools {
     compact.addEventListener('change', () => {
       this.state.compact = compact.checked;
       this.apply();
+      this.onCompact();
     });
     this.apply();
   }

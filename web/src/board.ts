@@ -107,12 +107,17 @@ export class Board {
     this.schedule();
   }
 
+  /** The person changed how cards look (the compact view): the heights kept while held are theirs no more. */
+  unpin(): void {
+    for (const li of this.pinned) li.style.height = li.style.overflow = '';
+    this.pinned.clear();
+  }
+
   private hold(on: boolean): void {
     if (on === this.held) return;
     this.held = on;
     if (!on) {
-      for (const li of this.pinned) li.style.height = li.style.overflow = '';
-      this.pinned.clear();
+      this.unpin();
       for (const id of this.deferred) this.dirty.add(id);
       this.deferred.clear();
       if (this.orderDirty || this.dirty.size) this.schedule();

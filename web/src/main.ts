@@ -35,7 +35,7 @@ const board = new Board(
   { box: byId('closed-box'), list: byId('closed-cards'), count: byId('closed-count') },
   byId('panes'),
 );
-const tools = new BoardTools((f) => board.setFilter(f), byId('panes'));
+const tools = new BoardTools((f) => board.setFilter(f), byId('panes'), () => board.unpin());
 board.onHeld = (waiting) => tools.orderHeld(waiting);
 const taskIndex = new TaskIndex();
 const taskAlerts = new TaskAlerts();
