@@ -55,7 +55,9 @@ export function buildApp(opts: AppOptions): App {
   const slots = opts.feedSlots ?? new FeedSlots();
   const unsubscribe = api.subscribe((m) => {
     hub.publish(m);
-    if (m.type === 'transition') hub.flushPane(m.transition.paneId);
+    // A transition's pane snapshot is published right after it, in the same turn: sent with it, not at the next
+    // coalescing tick (issue 26: the card lagged its own transition by up to ws_coalesce_s, or never showed it).
+    if (m.type === 'transition') queueMicrotask(() => hub.flushPane(m.transition.paneId));
     // The pane's new revision goes out with the action that spent the old one.
     if (m.type === 'action') hub.flushPane(m.action.paneId);
   });
