@@ -15,7 +15,7 @@ const scores: Partial<Record<ScoreMode, Score>> = {};
 beforeAll(async () => {
   ensureBuilt();
   // the two scorer runs are independent: run them side by side
-  const [auto, forced] = await Promise.all([score(CORPUS, 'auto', 150_000), score(CORPUS, 'forced', 150_000)]);
+  const [auto, forced] = await Promise.all([score(CORPUS, 'auto', 150_000, undefined, 'cli'), score(CORPUS, 'forced', 150_000, undefined, 'cli')]);
   scores.auto = auto;
   scores.forced = forced;
 }, 180_000);

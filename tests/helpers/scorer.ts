@@ -1,11 +1,23 @@
-// Runs the official scorer (tests/fixtures/score.mjs, a copy of ../shared/eval/score.mjs) on a folder of recordings
-// with the built CLI, auto-detected (`replay`) and forced (`replay --agent {agent}`), for the corpus tests.
+// Runs the official scorer (tests/fixtures/score.mjs, a copy of ../shared/eval/score.mjs) on a folder of recordings,
+// auto-detected (`replay`) and forced (`replay --agent {agent}`), for the corpus tests. Two ways to make the lines it
+// scores: the built CLI run once per recording (`via: 'cli'`, what a person runs), or the same pipeline replayed
+// in this process beforehand (`replayCast` and the CLI's own jsonl printing), the scorer's command then printing the
+// lines made for the cast it was handed (found by its bytes): the same lines, without starting a Node process per
+// recording, which was most of `make test`'s corpus time (the zoo alone: 720 processes).
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { BIN } from './build.js';
 import { ROOT } from './screen.js';
+import { AGENT_CHOICES, type AgentChoice } from '../../src/config/config.js';
+import { ReplaySource } from '../../src/attach/replay-source.js';
+import { replayCast } from '../../src/daemon/replay.js';
+import { configFor } from '../../src/cli/load-config.js';
+import { jsonl } from '../../src/cli/replay.js';
+import { printableJson } from '../../src/cli/printable.js';
 
 const run = promisify(execFile);
 const SCORER = join(ROOT, 'tests', 'fixtures', 'score.mjs');
@@ -53,11 +65,38 @@ export function recordingNames(dir: string): string[] {
     .sort();
 }
 
+/** How the scored lines are made: the CLI per recording, or the pipeline in this process (see the top). */
+export type ScoreVia = 'cli' | 'in-process';
+
 /** `only`: the recordings whose names contain one of these words (the scorer's --only). */
-export async function score(corpus: string, mode: ScoreMode, timeoutMs = 240_000, only?: readonly string[]): Promise<Score> {
-  const args = [SCORER, '--corpus', corpus, '--json', '--cmd', SCORE_MODES[mode], ...(only ? ['--only', only.join(',')] : [])];
-  const { stdout } = await run(process.execPath, args, { cwd: ROOT, maxBuffer: 64 << 20, timeout: timeoutMs });
-  return JSON.parse(stdout) as Score;
+export async function score(corpus: string, mode: ScoreMode, timeoutMs = 240_000, only?: readonly string[], via: ScoreVia = 'in-process'): Promise<Score> {
+  const made = via === 'in-process' ? await replayInProcess(corpus, mode, only) : null;
+  try {
+    const cmd = made ? `cat "${made}/$(sha1sum < {cast} | cut -c1-40).jsonl"` : SCORE_MODES[mode];
+    const args = [SCORER, '--corpus', corpus, '--json', '--cmd', cmd, ...(only ? ['--only', only.join(',')] : [])];
+    const { stdout } = await run(process.execPath, args, { cwd: ROOT, maxBuffer: 64 << 20, timeout: timeoutMs });
+    return JSON.parse(stdout) as Score;
+  } finally {
+    if (made) rmSync(made, { recursive: true, force: true });
+  }
+}
+
+/** Replays every recording the scorer will score, as `replay` would print it in `mode`, into a folder of
+ * `<sha1 of the cast>.jsonl` files. A recording the CLI would refuse (a family no --agent names) gets no file: the
+ * scorer's command fails for it, as the CLI's would. */
+async function replayInProcess(corpus: string, mode: ScoreMode, only?: readonly string[]): Promise<string> {
+  const out = mkdtempSync(join(tmpdir(), 'ts-score-'));
+  const cfg = configFor(undefined);
+  for (const d of recordingNames(corpus).filter((n) => !only || only.some((o) => n.includes(o)))) {
+    const file = join(corpus, d, 'session.cast');
+    const agent = mode === 'forced' ? d.split('-')[0]! : mode;
+    if (!(AGENT_CHOICES as readonly string[]).includes(agent)) continue;
+    const lines: string[] = [];
+    await replayCast(await ReplaySource.fromFile(file), cfg, agent as AgentChoice, (tr) => lines.push(printableJson(jsonl(tr))));
+    const sha = createHash('sha1').update(readFileSync(file)).digest('hex');
+    writeFileSync(join(out, `${sha}.jsonl`), lines.map((l) => l + '\n').join(''));
+  }
+  return out;
 }
 
 export function describeRow(r: ScoreRow): string {
