@@ -103,25 +103,27 @@ export class PeerMirror {
   /** The hello snapshot replaces every pane: what the peer no longer has goes, the rest is fresh. */
   private hello(panes: PaneView[]): void {
     this.unreachable = null;
-    const fresh = new Set(panes.map((p) => hubPaneId(this.spec.name, p.id)));
-    // What the peer no longer has goes first, so the bound on panes counts only what it has now.
-    for (const id of [...this.views.keys()]) if (!fresh.has(id)) this.remove(id);
+    const fresh = new Set<string>();
     const gaps: Array<{ id: string; since: number }> = [];
     for (const p of panes) {
       const before = this.record(hubPaneId(this.spec.name, p.id));
-      const v = this.put(p);
+      // A hello's list is bounded by itself (parsePeerMessage), and what it does not name goes below.
+      const v = this.put(p, true);
+      fresh.add(v.id);
       // Changed while we were not listening: its transitions meanwhile are read back from the peer. A closed pane
       // met for the first time is left in the peer's history (a peer may keep a month of them).
       const changed = before ? before.since < v.since : v.alive;
       if (changed) gaps.push({ id: p.id, since: v.since });
     }
-    if (gaps.length) void this.backfill(gaps);
+    for (const id of [...this.views.keys()]) if (!fresh.has(id)) this.remove(id);
+    // A rejection left unhandled would end the daemon: whatever the read-back meets is logged.
+    if (gaps.length) this.backfill(gaps).catch((e: Error) => this.deps.log.warn({ kind: 'peer', peer: this.spec.name, err: e.message }, 'peer transitions not read back'));
   }
 
-  private put(theirs: PaneView): PaneView {
+  private put(theirs: PaneView, inHello = false): PaneView {
     const v = this.toHubView(theirs);
     // One pane message at a time could add panes without end: the same bound as a hello's list.
-    if (!this.views.has(v.id) && this.views.size >= MAX_PEER_PANES) throw new PeerMessageError(`more than ${MAX_PEER_PANES} panes`);
+    if (!inHello && !this.views.has(v.id) && this.views.size >= MAX_PEER_PANES) throw new PeerMessageError(`more than ${MAX_PEER_PANES} panes`);
     this.views.set(v.id, v);
     this.save(v);
     this.deps.emit({ type: 'pane', pane: v });
