@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { Auth, loopbackHost, TOKEN_COOKIE } from './auth.js';
+import { Auth, fromOwnPage, loopbackHost, TOKEN_COOKIE } from './auth.js';
 import { LINK_PATHS, type DaemonApi } from './daemon-api.js';
 import { StaticFiles } from './static-files.js';
 import { parseHookBody } from '../hooks/hook-body.js';
@@ -64,7 +64,8 @@ export function buildApp(opts: AppOptions): App {
     const open = req.url === '/healthz' || req.url.startsWith('/auth') || req.url === '/' || req.url.startsWith('/assets/');
     if (!open && !auth.mayRead(req)) return reply.code(401).send({ error: 'token required' });
     if (req.method !== 'GET' && req.method !== 'HEAD' && !auth.mayChange(req)) {
-      return reply.code(auth.hasToken(req) ? 403 : 401).send({ error: auth.hasToken(req) ? 'foreign origin' : 'token required' });
+      const foreign = !fromOwnPage(req);
+      return reply.code(foreign ? 403 : 401).send({ error: foreign ? 'foreign origin' : 'token required' });
     }
   });
 
