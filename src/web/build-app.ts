@@ -30,6 +30,9 @@ export interface AppOptions {
   logger?: boolean;
   /** Caps on open /ws feeds (default: feed-slots.ts). */
   feedSlots?: FeedSlots;
+  /** A connection whose request headers are not complete this long after it opened is closed (ms; default
+   * HEADERS_TIMEOUT_MS). */
+  headersTimeoutMs?: number;
 }
 
 /** Rows of history `GET /api/panes/:id/transitions` returns at most, whatever `limit` asks. */
@@ -39,6 +42,12 @@ const DEFAULT_LIMIT = 100;
 const DEFAULT_MAX_LINK_MESSAGE = 4 << 20;
 /** Dashboard websockets never send us anything big. */
 const MAX_DASHBOARD_MESSAGE = 4 << 10;
+/** Every client of ours (a browser, the CLI, a wrapper, a peer) sends its request headers at once, on loopback or
+ * over a tunnel in well under a second: a connection still without complete headers after this long is half-open
+ * (2,000 of them once stayed open 8 s and more, each holding a socket) and is closed (ms). */
+const HEADERS_TIMEOUT_MS = 5000;
+/** How often Node looks for such connections (ms): a half-open one lives at most the timeout plus this. */
+const HEADERS_CHECK_MS = 1000;
 
 export interface App {
   fastify: FastifyInstance;
@@ -48,7 +57,13 @@ export interface App {
 
 export function buildApp(opts: AppOptions): App {
   const { api, auth } = opts;
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 1 << 20 });
+  const headersTimeout = opts.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: 1 << 20,
+    // A websocket upgrade is an HTTP request until its headers end: the same bound holds it.
+    http: { headersTimeout, connectionsCheckingInterval: Math.min(HEADERS_CHECK_MS, headersTimeout) },
+  });
   const files = new StaticFiles(opts.webDir);
   const hub = new WsHub(opts.hub);
   const slots = opts.feedSlots ?? new FeedSlots();
