@@ -7,7 +7,7 @@ import { maskFragments, redactRows } from './redact-lines.js';
 export function shownScreen(screen: PaneScreen): string {
   const top = screen.viewportTop;
   const { start, rows } = screen.wrappedRows(top, top + screen.term.rows);
-  const masked = redactRows(rows).rows.map((r) => r.trimEnd());
+  const masked = redactRows(rows).rows;
   return masked.slice(top - start, top - start + screen.term.rows).join('\n').replace(/\n+$/, '');
 }
 
@@ -17,7 +17,7 @@ export function shownEdge(screen: PaneScreen, n: number): string[] {
   if (!ys.length) return [];
   const { start, rows } = screen.wrappedRows(ys[0]!, ys[ys.length - 1]! + 1);
   const masked = redactRows(rows).rows;
-  return ys.map((y) => masked[y - start]!.trimEnd());
+  return ys.map((y) => masked[y - start]!);
 }
 
 /** Pieces of secrets a wrap split on the visible screen: text read from one of its rows is masked with them. */

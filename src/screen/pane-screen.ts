@@ -287,9 +287,8 @@ export class PaneScreen {
 
   /**
    * Buffer rows [start, end) widened to whole logical lines (a row the terminal wrapped onto continues the row
-   * above), at most WRAP_REACH rows further each way: each row's text and whether it continues the one above. A row
-   * that the next one continues is read untrimmed (its trailing blanks are part of the line). For masking secrets
-   * split by a wrap (src/daemon/redact-lines.ts).
+   * above), at most WRAP_REACH rows further each way: each row's text and whether it continues the one above. For
+   * masking secrets split by a wrap (src/daemon/redact-lines.ts).
    */
   wrappedRows(start: number, end: number): { start: number; rows: Array<{ text: string; wrapped: boolean }> } {
     const buf = this.term.buffer.active;
@@ -300,8 +299,9 @@ export class PaneScreen {
     const rows: Array<{ text: string; wrapped: boolean }> = [];
     for (let y = a; y < b; y++) {
       const line = buf.getLine(y);
-      const continued = buf.getLine(y + 1)?.isWrapped === true;
-      rows.push({ text: line?.translateToString(!continued) ?? '', wrapped: y > a && line?.isWrapped === true });
+      // Trimmed as edge() and text() read rows: only cells never written go (a space that was written stays, so a
+      // wrapped "key = " keeps its blank).
+      rows.push({ text: line?.translateToString(true) ?? '', wrapped: y > a && line?.isWrapped === true });
     }
     return { start: a, rows };
   }
