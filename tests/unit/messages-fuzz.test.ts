@@ -15,6 +15,8 @@ import { PeerMirror } from '../../src/daemon/peer-mirror.js';
 import { LinkMessageError, parseLinkMessage, parseLinkReply } from '../../src/attach/link-protocol.js';
 import { BridgeMessageError, parseBridgeMessage } from '../../src/attach/iterm2/protocol.js';
 import { parseHookBody } from '../../src/hooks/hook-body.js';
+import { replyTextProblem } from '../../src/daemon/reply-text.js';
+import { Prng } from '../../src/bench/prng.js';
 import { HistoryStore } from '../../src/store/history-store.js';
 import { tempDirs } from '../helpers/store-fixtures.js';
 import { ensureBuilt } from '../helpers/build.js';
@@ -172,4 +174,21 @@ describe('fuzzed messages against a real daemon process', () => {
     expect(await alive()).toBe(true);
     expect(dm.child.exitCode).toBeNull();
   }, 120_000);
+});
+
+describe('fuzzed reply texts', () => {
+  it('a reply is refused exactly when it holds a control character other than Tab and line breaks', () => {
+    const r = new Prng(27_20);
+    // Printable ASCII, a few non-ASCII letters, every C0 control, DEL and C1.
+    const alphabet = ['a', 'Z', ' ', '~', 'é', '✓', '\t', '\n', '\r', ...Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)), '\x7f', ...Array.from({ length: 32 }, (_, i) => String.fromCharCode(0x80 + i))];
+    const forbidden = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+    let refused = 0;
+    for (let n = 0; n < 5000; n++) {
+      const text = Array.from({ length: r.int(1, 12) }, () => alphabet[r.int(0, alphabet.length - 1)]).join('');
+      const problem = replyTextProblem(text.replace(/\r\n?/g, '\n'));
+      expect(problem === null, JSON.stringify(text)).toBe(!forbidden.test(text));
+      if (problem) refused++;
+    }
+    expect(refused).toBeGreaterThan(1000);
+  });
 });
