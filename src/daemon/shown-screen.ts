@@ -23,9 +23,9 @@ export function shownEdge(screen: PaneScreen, n: number): string[] {
 /** Pieces of secrets a wrap split on the visible screen: text read from one of its rows is masked with them. */
 export function screenFragments(screen: PaneScreen): string[] {
   const top = screen.viewportTop;
-  const { rows } = screen.wrappedRows(top, top + screen.term.rows);
-  if (!rows.some((r) => r.wrapped)) return [];
-  return redactRows(rows, true).fragments;
+  // Most screens wrap nothing: then there are no fragments, and no row's text need be read (this runs per transition).
+  if (!screen.anyWrapped(top, top + screen.term.rows)) return [];
+  return redactRows(screen.wrappedRows(top, top + screen.term.rows).rows, true).fragments;
 }
 
 /** One line read from the screen (a transition's, a question's), masked as the screen it came from. */

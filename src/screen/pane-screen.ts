@@ -285,6 +285,13 @@ export class PaneScreen {
     return this.term.buffer.active.viewportY;
   }
 
+  /** Whether any of buffer rows [start, end) continues the row above (read without reading any row's text). */
+  anyWrapped(start: number, end: number): boolean {
+    const buf = this.term.buffer.active;
+    for (let y = Math.max(0, start); y < Math.min(buf.length, end); y++) if (buf.getLine(y)?.isWrapped) return true;
+    return false;
+  }
+
   /**
    * Buffer rows [start, end) widened to whole logical lines (a row the terminal wrapped onto continues the row
    * above), at most WRAP_REACH rows further each way: each row's text and whether it continues the one above. For
