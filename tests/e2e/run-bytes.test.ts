@@ -22,8 +22,9 @@ afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
 
-/** Runs `run --no-daemon -- argv` in a pty and returns every byte its terminal received. */
-async function terminalBytes(argv: string[]): Promise<{ out: Buffer; code: number }> {
+/** Runs `run --no-daemon -- argv` in a pty and returns every byte its terminal received; `typed` is typed into that
+ * terminal once the program's `ready` text shows. */
+async function terminalBytes(argv: string[], typed?: { ready: string; bytes: Buffer }): Promise<{ out: Buffer; code: number }> {
   const s = scratch();
   cleanups.push(s.cleanup);
   const chunks: Buffer[] = [];
@@ -32,6 +33,10 @@ async function terminalBytes(argv: string[]): Promise<{ out: Buffer; code: numbe
   term.onData((d) => chunks.push(Buffer.isBuffer(d) ? d : Buffer.from(d as unknown as string, 'utf8')));
   let exit: number | null = null;
   term.onExit((e) => (exit = e.exitCode));
+  if (typed) {
+    await waitFor('the program ready for input', () => Buffer.concat(chunks).includes(typed.ready), () => Buffer.concat(chunks).toString('latin1'));
+    term.write(typed.bytes);
+  }
   await waitFor('the wrapper to exit', () => exit !== null, () => `received ${Buffer.concat(chunks).length} bytes`, 60_000);
   return { out: Buffer.concat(chunks), code: exit! };
 }
@@ -45,6 +50,13 @@ describe('run: byte-transparent pass-through', () => {
     // The line ends as a terminal ends it (the pty's own \n → \r\n), nothing between.
     expect(out[at + 4]).toBe(0x0d);
     expect(out.includes(REPLACEMENT)).toBe(false);
+  });
+
+  it('bytes typed at the terminal reach the program as typed (Latin-1 é is not made U+FFFD)', { timeout: 60_000 }, async () => {
+    // The program reads 4 bytes of a line and prints them in hex.
+    const { out, code } = await terminalBytes(['sh', '-c', 'echo ready-for-input; head -c 4 | od -An -tx1'], { ready: 'ready-for-input', bytes: Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]) });
+    expect(code).toBe(0);
+    expect(out.toString('latin1')).toMatch(/63 61 66 e9/);
   });
 
   it('1 MB of invalid UTF-8 comes out as the same 1 MB', { timeout: 120_000 }, async () => {
