@@ -2,6 +2,7 @@
 // pty's termios (node-pty sets it only for 'utf8'): the kernel's line editing (cooked mode: `cat`, `read`) would then
 // erase half a character on Backspace. So the pty is made with the default 'utf8' (IUTF8 on) and its read stream's
 // decoder is taken off again: reads arrive as Buffers, exactly the bytes the program wrote.
+import { closeSync, constants, openSync } from 'node:fs';
 import type { IPty } from 'node-pty';
 
 interface DecodingState {
@@ -18,4 +19,41 @@ export function rawPtyBytes(term: IPty): boolean {
   state.decoder = null;
   state.encoding = null;
   return socket.readableEncoding === null || socket.readableEncoding === undefined;
+}
+
+/** How often the pty is checked for its program's exit while its far side is held (ms). */
+const EXIT_POLL_MS = 10;
+/** After the program exited, the last read is this long past before the far side is let go (ms): by then the
+ * kernel has handed over everything the program wrote. The wrapper's exit waits this much longer. */
+const DRAIN_QUIET_MS = 30;
+
+/**
+ * Linux: a program that exits the instant it wrote loses its last few KiB to the reader (its side of the pty closes
+ * while the kernel still holds bytes not yet readable, and the read that follows fails with EIO: `cat` of 1 MB
+ * straight under node-pty arrives 4-6 KiB short). So the wrapper holds the pty's far side open itself, and lets go
+ * only once the program has exited and the reads have gone quiet. `lastReadAt` says when output last arrived.
+ * Returns a stop function (it also lets go); null where this is not needed or not possible (reads end as before).
+ */
+export function holdUntilDrained(term: IPty, lastReadAt: () => number): (() => void) | null {
+  const path = (term as unknown as { _pty?: string })._pty;
+  if (process.platform !== 'linux' || !path) return null;
+  let fd: number | null;
+  try {
+    fd = openSync(path, constants.O_RDWR | constants.O_NOCTTY);
+  } catch {
+    return null;
+  }
+  const letGo = (): void => {
+    clearInterval(timer);
+    if (fd === null) return;
+    closeSync(fd);
+    fd = null;
+  };
+  const timer = setInterval(() => {
+    // node-pty marks the terminal once it has seen the program exit and waits for the reads to end.
+    const exited = (term as unknown as { _boundClose?: boolean })._boundClose === true;
+    if (exited && Date.now() - lastReadAt() >= DRAIN_QUIET_MS) letGo();
+  }, EXIT_POLL_MS);
+  timer.unref();
+  return letGo;
 }

@@ -3,7 +3,7 @@
 import pty from 'node-pty';
 import type { IPty } from 'node-pty';
 import { StringDecoder } from 'node:string_decoder';
-import { rawPtyBytes } from './pty-bytes.js';
+import { holdUntilDrained, rawPtyBytes } from './pty-bytes.js';
 import type { Clock } from '../state/clock.js';
 import type { ProgramsConfig } from '../config/config.js';
 import { ForegroundWatcher, type ForegroundJob } from './foreground.js';
@@ -112,13 +112,17 @@ export class PtySource implements PaneSource {
     if (this.opts.oneShot) this.emit({ kind: 'command', t: this.now(), phase: 'executed' });
     // node-pty emits exit only after the pty's output is fully read, so 'exit' is always the last event.
     const raw = rawPtyBytes(term);
+    let lastReadAt = Date.now();
+    const letGo = holdUntilDrained(term, () => lastReadAt);
     term.onData((data: string | Buffer) => {
+      lastReadAt = Date.now();
       const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
       for (const l of this.byteListeners) l(bytes);
       const text = typeof data === 'string' ? data : this.outputDecoder.write(data);
       if (text) this.emit({ kind: 'output', t: this.now(), data: text });
     });
     term.onExit(({ exitCode, signal }) => {
+      letGo?.();
       this.watcher?.stop();
       // A character cut short at the very end still counts for the analysis (as U+FFFD).
       const rest = raw ? this.outputDecoder.end() : '';
