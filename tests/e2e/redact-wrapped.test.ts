@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/build.js';
-import { BIN, waitFor } from './harness.js';
+import { join } from 'node:path';
+import { BIN, ROOT, waitFor } from './harness.js';
 import { daemonScratch, DaemonProcess, runCli, runWrapper, until } from './daemon-harness.js';
 import type { PaneView, TransitionView } from '../../src/web/api-types.js';
 
@@ -58,5 +59,27 @@ describe('a token split by the wrap', () => {
     const logs = await runCli([process.execPath, BIN, 'logs', '--file', `${d.dir}/events.jsonl`], d.env);
     expect(logs.stdout).toContain('now');
     expect(leaks(logs.stdout), logs.stdout).toEqual([]);
+  }, 60_000);
+
+  it('is masked in question.text when the question\'s row holds only the token\'s tail', async () => {
+    const d = dirs();
+    const dm = await DaemonProcess.start(d);
+    cleanups.push(async () => void (await dm.stop('SIGKILL')));
+    const feed = await dm.feed();
+    cleanups.push(() => feed.ws.close());
+    // " Use token " + 10 + " " + 18 characters of the token fill the row; the tail and "? [y/N]" are the next row.
+    const question = `Use token xxxxxxxxx ${TOKEN}?`;
+    const agent = join(ROOT, 'tests', 'helpers', 'fake-menu-agent.py');
+    const w = runWrapper({ ...d, env: { ...d.env, FAKE_AGENT_QUESTION: question } }, ['--name', 'asks', '--agent', 'generic', '--cols', String(COLS), '--rows', '12'], ['python3', agent, '--log', join(d.dir, 'keys.jsonl'), '--ask', 'yn']);
+    cleanups.push(() => void w.kill('SIGKILL'));
+    const diag = () => `${dm.diag()}\nwrapper:\n${w.out}`;
+    const pane = await waitFor('the pane on the feed', () => feed.messages.find((m) => m.type === 'pane')?.['pane'] as PaneView | undefined, diag);
+    await until('the agent at its input box', async () => ((await dm.get<PaneView>(`/api/panes/${pane.id}`)).edge.join('\n').includes('> ') ? true : null), diag);
+    w.stdin!.write('deploy it\r');
+    const asked = await until('the question read from the screen', async () => (await dm.get<PaneView>(`/api/panes/${pane.id}`)).question, diag);
+    expect(asked.text).toContain('[y/N]');
+    expect(leaks(asked.text), asked.text).toEqual([]);
+    expect(leaks(JSON.stringify(await dm.get<PaneView>(`/api/panes/${pane.id}`)))).toEqual([]);
+    expect(leaks(JSON.stringify(feed.messages))).toEqual([]);
   }, 60_000);
 });
