@@ -179,10 +179,11 @@ function str(o: Obj, k: string, max: number, at: string): string {
   return v;
 }
 
-/** A pane id: no control characters or spaces (it names the pane in URLs and logs). */
+/** A pane id: not empty, no control characters (it names the pane in logs; URLs carry it encoded). A tmux socket's
+ * name may hold a space, so nothing printable is refused. */
 function id(o: Obj, k: string, at: string): string {
   const v = str(o, k, MAX_ID, at);
-  if (!v || /[\s\u0000-\u001f\u007f-\u009f/]/.test(v)) throw new PeerMessageError(`${at}.${k}: expected a pane id`);
+  if (!v || /[\u0000-\u001f\u007f-\u009f]/.test(v)) throw new PeerMessageError(`${at}.${k}: expected a pane id`);
   return v;
 }
 
