@@ -18,14 +18,14 @@ const MAX_ID = 160;
 const MAX_NAME = 200;
 /** A screen line (the transition's line, an edge row): a row is at most 1000 cells, a few code points each. */
 const MAX_LINE = 4000;
-/** Edge rows a pane view carries (the daemon sends a handful). */
-const MAX_EDGE_ROWS = 100;
-/** A redacted command line is at most 50 characters on the peer; longer is still fine to show, cut here. */
-const MAX_COMMAND = 4096;
-/** Options of one question (a menu on a screen). */
-const MAX_OPTIONS = 50;
 /** A terminal larger than this is a corrupt message, not a screen. */
 const MAX_DIMENSION = 2000;
+/** Edge rows a pane view carries (a handful, config daemon.edge_lines): never more than a screen's rows. */
+const MAX_EDGE_ROWS = MAX_DIMENSION;
+/** A redacted command line is at most 50 characters on the peer; longer is still fine to show, cut here. */
+const MAX_COMMAND = 4096;
+/** Options of one question (a menu on a screen): at most one per row. */
+const MAX_OPTIONS = MAX_DIMENSION;
 /** The error message of an analysis fault, an unreachable reason, an action's detail. */
 const MAX_MESSAGE = 2000;
 
