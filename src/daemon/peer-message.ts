@@ -14,8 +14,8 @@ export class PeerMessageError extends Error {}
 export const MAX_PEER_PANES = 2000;
 /** A pane id (the peer's own, possibly itself `remote:%3`) is short: ours are at most 80 characters. */
 const MAX_ID = 160;
-/** Names, programs, rules: shown in one line of a card. */
-const MAX_NAME = 200;
+/** Names, programs, rules: shown in one line of a card (a tmux session may be named at length: room to spare). */
+const MAX_NAME = 1000;
 /** A screen line (the transition's line, an edge row): a row is at most 1000 cells, a few code points each. */
 const MAX_LINE = 4000;
 /** A terminal larger than this is a corrupt message, not a screen. */
