@@ -31,10 +31,11 @@ const DRAIN_QUIET_MS = 30;
  * Linux: a program that exits the instant it wrote loses its last few KiB to the reader (its side of the pty closes
  * while the kernel still holds bytes not yet readable, and the read that follows fails with EIO: `cat` of 1 MB
  * straight under node-pty arrives 4-6 KiB short). So the wrapper holds the pty's far side open itself, and lets go
- * only once the program has exited and the reads have gone quiet. `lastReadAt` says when output last arrived.
+ * only once the program has exited and the reads have gone quiet. `lastReadAt` says when output last arrived,
+ * `paused` whether reading is held back (back-pressure).
  * Returns a stop function (it also lets go); null where this is not needed or not possible (reads end as before).
  */
-export function holdUntilDrained(term: IPty, lastReadAt: () => number): (() => void) | null {
+export function holdUntilDrained(term: IPty, lastReadAt: () => number, paused: () => boolean): (() => void) | null {
   const path = (term as unknown as { _pty?: string })._pty;
   if (process.platform !== 'linux' || !path) return null;
   let fd: number | null;
@@ -52,7 +53,8 @@ export function holdUntilDrained(term: IPty, lastReadAt: () => number): (() => v
   const timer = setInterval(() => {
     // node-pty marks the terminal once it has seen the program exit and waits for the reads to end.
     const exited = (term as unknown as { _boundClose?: boolean })._boundClose === true;
-    if (exited && Date.now() - lastReadAt() >= DRAIN_QUIET_MS) letGo();
+    // Quiet while reads are paused (the person's terminal is behind) is not drained: wait for the reads to resume.
+    if (exited && !paused() && Date.now() - lastReadAt() >= DRAIN_QUIET_MS) letGo();
   }, EXIT_POLL_MS);
   timer.unref();
   return letGo;

@@ -65,6 +65,7 @@ export class PtySource implements PaneSource {
   private fg: ForegroundJob | null = null;
   private readonly exitWaiters: Array<(e: PtyExit) => void> = [];
   private readonly byteListeners: Array<(bytes: Buffer) => void> = [];
+  private paused = false;
   /** Output decoded for the analysis only, across reads (a character split between two reads is one character). */
   private readonly outputDecoder = new StringDecoder('utf8');
   private readonly inputDecoder = new StringDecoder('utf8');
@@ -113,7 +114,7 @@ export class PtySource implements PaneSource {
     // node-pty emits exit only after the pty's output is fully read, so 'exit' is always the last event.
     const raw = rawPtyBytes(term);
     let lastReadAt = Date.now();
-    const letGo = holdUntilDrained(term, () => lastReadAt);
+    const letGo = holdUntilDrained(term, () => lastReadAt, () => this.paused);
     term.onData((data: string | Buffer) => {
       lastReadAt = Date.now();
       const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
@@ -173,10 +174,12 @@ export class PtySource implements PaneSource {
 
   /** Stop reading the child's output (back-pressure); the kernel then blocks the child's writes. */
   pause(): void {
+    this.paused = true;
     this.term?.pause();
   }
 
   resume(): void {
+    this.paused = false;
     this.term?.resume();
   }
 
