@@ -21,8 +21,8 @@ export function rawPtyBytes(term: IPty): boolean {
   return socket.readableEncoding === null || socket.readableEncoding === undefined;
 }
 
-/** How often the pty is checked for its program's exit while its far side is held (ms). */
-const EXIT_POLL_MS = 10;
+/** Once the program has exited, how often the reads are checked for quiet (ms). */
+const DRAIN_POLL_MS = 10;
 /** After the program exited, the last read is this long past before the far side is let go (ms): by then the
  * kernel has handed over everything the program wrote. The wrapper's exit waits this much longer. */
 const DRAIN_QUIET_MS = 30;
@@ -32,30 +32,47 @@ const DRAIN_QUIET_MS = 30;
  * while the kernel still holds bytes not yet readable, and the read that follows fails with EIO: `cat` of 1 MB
  * straight under node-pty arrives 4-6 KiB short). So the wrapper holds the pty's far side open itself, and lets go
  * only once the program has exited and the reads have gone quiet. `lastReadAt` says when output last arrived,
- * `paused` whether reading is held back (back-pressure).
- * Returns a stop function (it also lets go); null where this is not needed or not possible (reads end as before).
+ * `paused` whether reading is held back (back-pressure). Nothing runs while the program does: node-pty's own mark
+ * that it saw the program exit (and now waits for the reads to end) starts the wait for quiet. Returns a stop
+ * function (it also lets go); null where this is not needed or not possible (reads end as before).
  */
 export function holdUntilDrained(term: IPty, lastReadAt: () => number, paused: () => boolean): (() => void) | null {
   const path = (term as unknown as { _pty?: string })._pty;
-  if (process.platform !== 'linux' || !path) return null;
+  if (process.platform !== 'linux' || !path || !('_boundClose' in term)) return null;
   let fd: number | null;
   try {
     fd = openSync(path, constants.O_RDWR | constants.O_NOCTTY);
   } catch {
     return null;
   }
+  let timer: NodeJS.Timeout | null = null;
   const letGo = (): void => {
-    clearInterval(timer);
+    if (timer) clearInterval(timer);
     if (fd === null) return;
     closeSync(fd);
     fd = null;
   };
-  const timer = setInterval(() => {
-    // node-pty marks the terminal once it has seen the program exit and waits for the reads to end.
-    const exited = (term as unknown as { _boundClose?: boolean })._boundClose === true;
-    // Quiet while reads are paused (the person's terminal is behind) is not drained: wait for the reads to resume.
-    if (exited && !paused() && Date.now() - lastReadAt() >= DRAIN_QUIET_MS) letGo();
-  }, EXIT_POLL_MS);
-  timer.unref();
+  const exited = (): void => {
+    if (timer || fd === null) return;
+    timer = setInterval(() => {
+      // Quiet while reads are paused (the person's terminal is behind) is not drained: wait for them to resume.
+      if (!paused() && Date.now() - lastReadAt() >= DRAIN_QUIET_MS) letGo();
+    }, DRAIN_POLL_MS);
+    timer.unref();
+  };
+  let marked = (term as unknown as { _boundClose: unknown })._boundClose;
+  try {
+    Object.defineProperty(term, '_boundClose', {
+      configurable: true,
+      get: () => marked,
+      set: (v: unknown) => {
+        marked = v;
+        if (v) exited();
+      },
+    });
+  } catch {
+    letGo();
+    return null;
+  }
   return letGo;
 }
