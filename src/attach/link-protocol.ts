@@ -124,6 +124,38 @@ export function parseLinkMessage(raw: string): LinkMessage {
 
 const { str, int, range } = fieldReader((m) => new LinkMessageError(m));
 
+/** A bell notification is a BEL or one OSC title/notification line: far below this. */
+const MAX_BELL_CHARS = 4096;
+/** Keys a supervised task types in one go (a prompt). */
+const MAX_SEND_CHARS = 64 << 10;
+/** A daemon's error message, shown in the wrapper's log. */
+const MAX_ERROR_CHARS = 1000;
+
+/** A daemon's reply, checked in the wrapper as the daemon checks the wrapper's messages: it writes to the person's
+ * terminal and types into their program, so a malformed one is refused (LinkMessageError), never half-used. */
+export function parseLinkReply(raw: string): LinkReply {
+  let m: unknown;
+  try {
+    m = JSON.parse(raw);
+  } catch {
+    throw new LinkMessageError('not JSON');
+  }
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) throw new LinkMessageError('not an object');
+  const o = m as Obj;
+  switch (o['type']) {
+    case 'welcome':
+      return { type: 'welcome', v: int(o, 'v'), id: str(o, 'id', 80, PANE_ID) };
+    case 'bell':
+      return { type: 'bell', data: str(o, 'data', MAX_BELL_CHARS) };
+    case 'send':
+      return { type: 'send', data: str(o, 'data', MAX_SEND_CHARS) };
+    case 'error':
+      return { type: 'error', message: str(o, 'message', MAX_ERROR_CHARS) };
+    default:
+      throw new LinkMessageError(`unknown reply type ${JSON.stringify(o['type'])?.slice(0, 40)}`);
+  }
+}
+
 function processNames(o: Obj): string[] {
   const v = o['names'];
   if (!Array.isArray(v) || v.length > MAX_PROCESS_NAMES) throw new LinkMessageError(`names: expected at most ${MAX_PROCESS_NAMES} strings`);

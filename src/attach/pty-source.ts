@@ -2,6 +2,8 @@
 // through write(), resizes, foreground-job changes and its exit, stamped with the same clock the monitor runs on.
 import pty from 'node-pty';
 import type { IPty } from 'node-pty';
+import { StringDecoder } from 'node:string_decoder';
+import { holdUntilDrained, rawPtyBytes } from './pty-bytes.js';
 import type { Clock } from '../state/clock.js';
 import type { ProgramsConfig } from '../config/config.js';
 import { ForegroundWatcher, type ForegroundJob } from './foreground.js';
@@ -62,6 +64,11 @@ export class PtySource implements PaneSource {
   private exitInfo: PtyExit | null = null;
   private fg: ForegroundJob | null = null;
   private readonly exitWaiters: Array<(e: PtyExit) => void> = [];
+  private readonly byteListeners: Array<(bytes: Buffer) => void> = [];
+  private paused = false;
+  /** Output decoded for the analysis only, across reads (a character split between two reads is one character). */
+  private readonly outputDecoder = new StringDecoder('utf8');
+  private readonly inputDecoder = new StringDecoder('utf8');
 
   constructor(private readonly opts: PtySourceOptions) {
     if (opts.command.length === 0) throw new Error('PtySource: empty command');
@@ -70,6 +77,13 @@ export class PtySource implements PaneSource {
 
   onEvent(listener: PaneEventListener): void {
     this.listeners.push(listener);
+  }
+
+  /** The program's output exactly as it wrote it, before it is decoded for the `output` event: for a pass-through
+   * (`run` writes these to the person's terminal: invalid UTF-8, Latin-1, binary all reach it unchanged). Called
+   * before each read's `output` event. */
+  onBytes(listener: (bytes: Buffer) => void): void {
+    this.byteListeners.push(listener);
   }
 
   /** The child's pid once started (the shell whose terminal we watch). */
@@ -98,9 +112,22 @@ export class PtySource implements PaneSource {
     this.term = term;
     if (this.opts.oneShot) this.emit({ kind: 'command', t: this.now(), phase: 'executed' });
     // node-pty emits exit only after the pty's output is fully read, so 'exit' is always the last event.
-    term.onData((data) => this.emit({ kind: 'output', t: this.now(), data }));
+    const raw = rawPtyBytes(term);
+    let lastReadAt = Date.now();
+    const letGo = holdUntilDrained(term, () => lastReadAt, () => this.paused);
+    term.onData((data: string | Buffer) => {
+      lastReadAt = Date.now();
+      const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+      for (const l of this.byteListeners) l(bytes);
+      const text = typeof data === 'string' ? data : this.outputDecoder.write(data);
+      if (text) this.emit({ kind: 'output', t: this.now(), data: text });
+    });
     term.onExit(({ exitCode, signal }) => {
+      letGo?.();
       this.watcher?.stop();
+      // A character cut short at the very end still counts for the analysis (as U+FFFD).
+      const rest = raw ? this.outputDecoder.end() : '';
+      if (rest) this.emit({ kind: 'output', t: this.now(), data: rest });
       // Linux reports signal 0 for a normal exit.
       const exit: PtyExit = signal ? { code: null, signal } : { code: exitCode, signal: null };
       this.exitInfo = exit;
@@ -128,6 +155,14 @@ export class PtySource implements PaneSource {
     this.term.write(data);
   }
 
+  /** The person's keyboard bytes exactly as read (any encoding): to the child unchanged, reported decoded. */
+  writeBytes(bytes: Buffer): void {
+    if (!this.term || bytes.length === 0) return;
+    const text = this.inputDecoder.write(bytes);
+    if (text) this.emit({ kind: 'input', t: this.now(), data: text });
+    this.term.write(bytes);
+  }
+
   resize(cols: number, rows: number): void {
     if (!this.term || cols <= 0 || rows <= 0) return;
     if (cols === this.info.cols && rows === this.info.rows) return;
@@ -139,10 +174,12 @@ export class PtySource implements PaneSource {
 
   /** Stop reading the child's output (back-pressure); the kernel then blocks the child's writes. */
   pause(): void {
+    this.paused = true;
     this.term?.pause();
   }
 
   resume(): void {
+    this.paused = false;
     this.term?.resume();
   }
 

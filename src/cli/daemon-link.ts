@@ -2,7 +2,7 @@
 // running daemon wrote), streams the pane's events to it, and reconnects by itself. It never holds the person's
 // terminal back: while the daemon is away or behind, events for it are dropped, not queued.
 import { WebSocket } from 'ws';
-import { LINK_PROTOCOL_VERSION, type LinkHello, type LinkMessage, type LinkReply } from '../attach/link-protocol.js';
+import { LINK_PROTOCOL_VERSION, parseLinkReply, type LinkHello, type LinkMessage, type LinkReply } from '../attach/link-protocol.js';
 import type { PaneEvent } from '../attach/source.js';
 import { readRuntimeFile } from '../daemon/runtime-file.js';
 import { readToken } from '../daemon/token.js';
@@ -162,13 +162,16 @@ export class DaemonLink {
     ws.on('message', (data) => {
       let m: LinkReply;
       try {
-        m = JSON.parse(data.toString()) as LinkReply;
-      } catch {
-        return;
+        m = parseLinkReply(data.toString());
+      } catch (e) {
+        // Nothing of it is used: the link closes with the reason (the wrapper's log says it) and reconnects.
+        const why = `refused a reply: ${(e as Error).message}`.slice(0, 120);
+        this.opts.onStatus?.('disconnected', why);
+        return ws.close(1002, why);
       }
       if (m.type === 'welcome') void this.welcome(ws);
-      else if (m.type === 'bell' && typeof m.data === 'string') this.opts.onBell?.(m.data);
-      else if (m.type === 'send' && typeof m.data === 'string') this.opts.onSend?.(m.data);
+      else if (m.type === 'bell') this.opts.onBell?.(m.data);
+      else if (m.type === 'send') this.opts.onSend?.(m.data);
     });
     ws.on('error', () => {}); // 'close' follows and retries
     ws.on('unexpected-response', (_req, res) => {

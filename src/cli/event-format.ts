@@ -2,6 +2,7 @@
 // Anything that is not a record we know is shown as it is (control characters escaped), so a damaged or newer log
 // is still readable. Every field passes through str(), which makes it printable.
 import { printable, printableJson } from './printable.js';
+import { redactText } from '../daemon/redact.js';
 
 /** Pane names are padded to this width so the state column lines up across panes. */
 const NAME_WIDTH = 14;
@@ -52,7 +53,8 @@ export function formatEventLine(raw: string, colour: boolean): string {
       const state = str(r['state']);
       const shown = r['stalled'] ? `${state} (stalled)` : state;
       const move = `${str(r['from']).padStart(STATE_WIDTH)} → ${paint(STATE_COLOUR[state], shown.padEnd(STATE_WIDTH))}`;
-      const line = typeof r['line'] === 'string' ? r['line'] : str(r['line']); // made printable as JSON below
+      // Masked again when shown: a log written by an older wrapper (or by hand) may hold a key in full.
+      const line = redactText(typeof r['line'] === 'string' ? r['line'] : str(r['line'])); // made printable as JSON below
       const cut = line.length > LINE_MAX ? line.slice(0, LINE_MAX - 1) + '…' : line;
       return `${head}  ${move}  tier ${str(r['tier'])}  ${str(r['rule'])}${cut ? '  ' + paint(ANSI.dim, printableJson(cut)) : ''}`;
     }

@@ -7,6 +7,8 @@ import { RealClock } from '../state/clock.js';
 import { configFor } from './load-config.js';
 import { describe as describeError } from '../daemon/pane-fault.js';
 import type { FromWorker, MonitorStatus, MonitorWorkerData, ToWorker } from './monitor-protocol.js';
+import { shownLine } from '../daemon/shown-screen.js';
+import { redactText } from '../daemon/redact.js';
 
 /** Parsed characters are reported in batches of at least this many (one message per write would double the cost
  * of a stream of small writes); a flush reports the rest. */
@@ -21,7 +23,16 @@ const clock = new RealClock(opts.originMs);
 const monitor = new PaneMonitor({ cfg: configFor(opts.configPath), clock, cols: opts.cols, rows: opts.rows, agent: opts.agent, command: opts.command, markNonce: opts.markNonce });
 const send = (m: FromWorker): void => port.postMessage(m);
 const status = (): MonitorStatus => ({ state: monitor.state.state, program: monitor.analyzer.currentProgram.program });
-monitor.onTransition((tr) => send({ type: 'transition', tr, ...status() }));
+// The wrapper's own event log is text leaving the process like the daemon's: the line masked as the daemon masks
+// it (on the logical line of the screen it came from), or the log would hold the key the daemon's copy hides.
+monitor.onTransition((tr) => send({ type: 'transition', tr: { ...tr, line: shownLineOf(tr.line) }, ...status() }));
+function shownLineOf(line: string): string {
+  try {
+    return shownLine(monitor.screen, line);
+  } catch {
+    return redactText(line);
+  }
+}
 send({ type: 'ready', ...status() });
 // Caught at the pane (PaneMonitor): the wrapper's event log says so; the pane is still watched.
 const faultShown = { key: '', at: -Infinity };

@@ -4,7 +4,6 @@
 import { repaint } from '../screen/repaint.js';
 import { closeSync, openSync } from 'node:fs';
 import { basename } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import type { ReadStream, WriteStream } from 'node:tty';
 import { AGENT_CHOICES, isGenericAgent } from '../config/config.js';
 import { CastWriter } from '../attach/asciicast.js';
@@ -183,13 +182,17 @@ export async function runCommand(argv: string[]): Promise<number> {
     stdoutOk = false; // the terminal or reader went away: keep the pane's bookkeeping, drop the passthrough
   };
   stdout.on('error', onStdoutError);
+  // The pass-through: the program's bytes to the person's terminal exactly as it wrote them (never decoded and
+  // encoded again: invalid UTF-8 or Latin-1 would come out as U+FFFD), and before any analysis of them.
+  source.onBytes((bytes) => {
+    lastOutputMs = clock.now();
+    if (stdoutOk && !stdout.write(bytes) && !holds.has('stdout')) {
+      holds.hold('stdout');
+      stdout.once('drain', () => holds.release('stdout'));
+    }
+  });
   source.onEvent((ev: PaneEvent) => {
     if (ev.kind === 'output') {
-      lastOutputMs = clock.now();
-      if (stdoutOk && !stdout.write(ev.data) && !holds.has('stdout')) {
-        holds.hold('stdout');
-        stdout.once('drain', () => holds.release('stdout'));
-      }
       cast?.write('o', text(ev.data), wall(ev.t));
     } else if (ev.kind === 'input') {
       cast?.write('i', ev.data, wall(ev.t));
@@ -262,14 +265,11 @@ function withEnv(env: NodeJS.ProcessEnv, changes: Record<string, string | null>)
 function attachTerminal(source: PtySource, onInputEnd: () => void): () => void {
   const stdin = process.stdin;
   const stdout = process.stdout;
-  const decoder = new StringDecoder('utf8');
   const restoreRaw = stdin.isTTY ? enterRawMode(stdin as ReadStream) : null;
-  const onData = (buf: Buffer): void => source.write(decoder.write(buf));
+  // The person's bytes reach the program as typed (or piped), whatever their encoding.
+  const onData = (buf: Buffer): void => source.writeBytes(buf);
   // A pipe that ends is the person saying "that's all": the pane gets Ctrl-D once it is reading (EofWhenIdle).
-  const onEnd = (): void => {
-    source.write(decoder.end());
-    onInputEnd();
-  };
+  const onEnd = (): void => onInputEnd();
   const onStdinError = (): void => {}; // a broken stdin only means no more input
   stdin.on('data', onData);
   stdin.on('error', onStdinError);

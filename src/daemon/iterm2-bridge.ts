@@ -112,7 +112,16 @@ export class Iterm2Bridges {
         this.send(ws, { type: 'welcome', v: ITERM2_PROTOCOL_VERSION, daemon: this.registry.version });
         return;
       }
-      if (!conn!.replaced) this.handle(conn!, m);
+      if (conn!.replaced) return;
+      // A checked message whose handling still throws costs this link, never the daemon.
+      try {
+        this.handle(conn!, m);
+      } catch (e) {
+        this.refused++;
+        const reason = `handling ${m.type} failed: ${(e as Error).message}`;
+        this.log.warn({ kind: 'pane', attach: 'iterm2', event: 'bridge_refused', remote, reason }, 'iterm2 bridge message refused');
+        ws.close(CLOSE_PROTOCOL, reason.slice(0, 100));
+      }
     });
     const gone = () => {
       clearTimeout(helloTimer);

@@ -11,6 +11,8 @@ import type { AnalysisErrorView, PaneView, PaneWhereView, QuestionView } from '.
 import { paneQuestion } from './pane-question.js';
 import { PaneMonitor } from './pane-monitor.js';
 import { redactCommand, redactText } from './redact.js';
+import { maskFragments } from './redact-lines.js';
+import { screenFragments, shownEdge, shownLine, shownScreen } from './shown-screen.js';
 import { signalSource } from './signal-source.js';
 
 export type UntimedEvent = PaneEvent extends infer E ? (E extends PaneEvent ? Omit<E, 't'> : never) : never;
@@ -156,11 +158,32 @@ export class LivePane {
     }
   }
 
+  /** The visible screen as it may be shown: secrets masked on the logical line (a key wrapped over two rows too). */
+  shownScreenText(): string {
+    try {
+      return shownScreen(this.monitor.screen);
+    } catch (e) {
+      this.monitor.faults.report(e, 'screen', 'screen text');
+      return '';
+    }
+  }
+
+  /** A line read from the screen (a transition's), masked as the screen it came from; a screen that cannot be read
+   * leaves it to redactText alone. */
+  private shownLine(line: string): string {
+    try {
+      return shownLine(this.monitor.screen, line);
+    } catch (e) {
+      this.monitor.faults.report(e, 'screen', 'line');
+      return redactText(line);
+    }
+  }
+
   /** The pane as the API shows it; a screen that cannot be read shows no edge (one pane never fails a listing). */
   view(): PaneView {
     let edge: string[] = [];
     try {
-      edge = this.monitor.screen.edge(this.edgeLines);
+      edge = shownEdge(this.monitor.screen, this.edgeLines);
     } catch (e) {
       this.monitor.faults.report(e, 'screen', 'view');
     }
@@ -195,7 +218,9 @@ export class LivePane {
     let question: QuestionView | null = null;
     try {
       const q = paneQuestion(this.monitor, this.record.program, this.cfg);
-      question = q && { text: redactText(q.text), options: q.options.map((o) => ({ ...o, label: redactText(o.label) })) };
+      // Its text and labels are rows of the screen: masked with what a wrap split there, as the screen is.
+      const parts = q ? screenFragments(this.monitor.screen) : [];
+      question = q && { text: maskFragments(q.text, parts), options: q.options.map((o) => ({ ...o, label: maskFragments(o.label, parts) })) };
     } catch (e) {
       this.monitor.faults.report(e, 'analysis', 'question');
     }
@@ -237,7 +262,7 @@ export class LivePane {
     r.tier = tr.tier;
     r.source = signalSource(tr.tier, tr.rule);
     r.rule = tr.rule;
-    r.line = redactText(tr.line);
+    r.line = this.shownLine(tr.line);
     r.stalled = tr.stalled;
     const rec: TransitionRecord = {
       paneId: this.id,

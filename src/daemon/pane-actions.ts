@@ -11,6 +11,7 @@ import type { LivePane } from './live-pane.js';
 import type { PaneRegistry } from './pane-registry.js';
 import { keyBytes, printableKeys } from './typed-keys.js';
 import { cut, redactText } from './redact.js';
+import { needsPaste, replyTextProblem } from './reply-text.js';
 
 /** Longest printable keys kept in history (characters): a reply is a prompt, history keeps its start. */
 export const ACTION_KEYS_MAX = 200;
@@ -59,14 +60,17 @@ export class PaneActions implements PaneActionApi {
 
   reply(id: string, body: ReplyRequest, client: ActionClient): Promise<ActionOutcome> {
     return this.onLive(id, (l, rev, view) => {
+      // Whatever the pane's state, such a text is never a reply.
+      const problem = replyTextProblem(body.text.replace(/\r\n?/g, '\n'));
+      if (problem) return refuse(400, problem, view);
       if (!AT_REST.has(view.state)) return refuse(409, `the pane is ${view.state}: a reply is typed only at rest (DONE or IDLE) — look again`, view);
       if (body.rev !== rev) return stale(view);
       const max = this.opts.cfg.actions.max_reply_chars;
       if (body.text.length > max) return refuse(400, `a reply is at most ${max} characters (actions.max_reply_chars)`, view);
       const text = body.text.replace(/\r\n?/g, '\n').replace(/\n+$/, '');
       let typed = text;
-      if (text.includes('\n')) {
-        if (!l.live.monitor.screen.term.modes.bracketedPasteMode) return refuse(400, 'this pane takes one line at a time (it has bracketed paste off): send one line', view);
+      if (needsPaste(text)) {
+        if (!l.live.monitor.screen.term.modes.bracketedPasteMode) return refuse(400, 'this pane takes one line at a time (it has bracketed paste off): send one line, without Tabs', view);
         typed = PASTE_START + text + PASTE_END;
       }
       return this.type(l.live, { kind: 'reply', keys: [typed, '\r'], printable: printableKeys(`${text}\r`), detail: text.split('\n')[0]!, rev: body.rev }, client);

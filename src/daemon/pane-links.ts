@@ -39,28 +39,36 @@ export class PaneLinks {
       }
       // A link replaced by a newer one for the same pane may still deliver a few messages: they are not this pane's.
       if (paneId !== null && this.byPane.get(paneId) !== ws) return;
-      switch (m.type) {
-        case 'hello': {
-          clearTimeout(helloTimer);
-          paneId = m.id;
-          this.byPane.get(m.id)?.close(1000, 'replaced by a new link');
-          this.byPane.set(m.id, ws);
-          const where = { ...(m.host && { host: m.host }), ...(m.tty && { tty: m.tty }), ...(m.pid !== undefined && { pid: m.pid }) };
-          this.registry.open({ id: m.id, name: m.name, attach: 'run', command: m.command, cols: m.cols, rows: m.rows, agent: m.agent, markNonce: m.markNonce ?? null, where });
-          this.reply(ws, { type: 'welcome', v: LINK_PROTOCOL_VERSION, id: m.id });
-          return;
+      // A checked message whose handling still throws costs this link, never the daemon.
+      try {
+        switch (m.type) {
+          case 'hello': {
+            clearTimeout(helloTimer);
+            paneId = m.id;
+            this.byPane.get(m.id)?.close(1000, 'replaced by a new link');
+            this.byPane.set(m.id, ws);
+            const where = { ...(m.host && { host: m.host }), ...(m.tty && { tty: m.tty }), ...(m.pid !== undefined && { pid: m.pid }) };
+            this.registry.open({ id: m.id, name: m.name, attach: 'run', command: m.command, cols: m.cols, rows: m.rows, agent: m.agent, markNonce: m.markNonce ?? null, where });
+            this.reply(ws, { type: 'welcome', v: LINK_PROTOCOL_VERSION, id: m.id });
+            return;
+          }
+          case 'output':
+          case 'input':
+            return this.registry.feed(paneId!, { kind: m.type, data: m.data });
+          case 'resize':
+            return this.registry.feed(paneId!, { kind: 'resize', cols: m.cols, rows: m.rows });
+          case 'process':
+            return this.registry.feed(paneId!, { kind: 'process', name: m.name, ...(m.pid !== undefined && { pid: m.pid }), ...(m.names && { names: m.names }), ...(m.reading !== undefined && { reading: m.reading }) });
+          case 'command':
+            return this.registry.feed(paneId!, m.phase === 'executed' ? { kind: 'command', phase: 'executed' } : { kind: 'command', phase: 'finished', exitCode: m.exitCode });
+          case 'exit':
+            return this.registry.feed(paneId!, { kind: 'exit', code: m.code, signal: m.signal ?? null });
         }
-        case 'output':
-        case 'input':
-          return this.registry.feed(paneId!, { kind: m.type, data: m.data });
-        case 'resize':
-          return this.registry.feed(paneId!, { kind: 'resize', cols: m.cols, rows: m.rows });
-        case 'process':
-          return this.registry.feed(paneId!, { kind: 'process', name: m.name, ...(m.pid !== undefined && { pid: m.pid }), ...(m.names && { names: m.names }), ...(m.reading !== undefined && { reading: m.reading }) });
-        case 'command':
-          return this.registry.feed(paneId!, m.phase === 'executed' ? { kind: 'command', phase: 'executed' } : { kind: 'command', phase: 'finished', exitCode: m.exitCode });
-        case 'exit':
-          return this.registry.feed(paneId!, { kind: 'exit', code: m.code, signal: m.signal ?? null });
+      } catch (e) {
+        this.refused++;
+        const reason = `handling ${m.type} failed: ${(e as Error).message}`;
+        this.log.warn({ kind: 'pane', event: 'link_refused', pane: paneId, remote, reason }, 'pane link message refused');
+        ws.close(CLOSE_PROTOCOL, reason.slice(0, 100));
       }
     });
     const gone = () => {

@@ -14,7 +14,6 @@ import type { NotifyEvent } from '../notify/types.js';
 import { StoreError } from '../store/store-error.js';
 import { LivePane, paneView, type UntimedEvent } from './live-pane.js';
 import { renderMetrics } from './metrics.js';
-import { redactText } from './redact.js';
 import { logIgnoredMark, logSignal, paneLogger, type Logger } from './logger.js';
 import { FaultLog } from './fault-log.js';
 import { focusAction, focusPane, type FocusDoor } from './pane-focus.js';
@@ -231,9 +230,9 @@ export class PaneRegistry implements DaemonApi {
     return r ? paneView(r, [], false) : null;
   }
 
-  /** The screen as shown anywhere (the API, the dashboard): secrets masked line by line, as the edge is. */
+  /** The screen as shown anywhere (the API, the dashboard): secrets masked on the logical line, as the edge is. */
   screen(id: string): string | null {
-    return this.rawScreen(id)?.split('\n').map(redactText).join('\n') ?? null;
+    return this.live.get(id)?.shownScreenText() ?? null;
   }
 
   /** The screen as the terminal has it, for what reads it but never shows it (a task's criteria). */

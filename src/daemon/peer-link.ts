@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { WebSocket } from 'ws';
 import type { WsMessage } from '../web/api-types.js';
 import type { PeerSpec } from '../config/peers.js';
+import { parsePeerMessage } from './peer-message.js';
 
 /** A ping goes to the peer this often (ms)... */
 export const PEER_PING_MS = 1000;
@@ -17,8 +18,9 @@ export const PEER_CONNECT_TIMEOUT_MS = 4000;
 export const PEER_BACKOFF_FIRST_MS = 1000;
 /** ...doubling each failure in a row up to this (ms); a connection that got its hello starts over. */
 export const PEER_BACKOFF_MAX_MS = 60_000;
-/** A peer's message is a pane snapshot, a transition or a hello of every pane: far below this. */
-const MAX_MESSAGE_BYTES = 64 << 20;
+/** A peer's message is a pane snapshot, a transition or a hello of every pane (at most MAX_PEER_PANES of a few KiB
+ * each): far below this. A bigger frame closes the link (ws refuses it before buffering it whole). */
+const MAX_MESSAGE_BYTES = 16 << 20;
 
 /** Close codes without a reason, in words. */
 const CLOSE_WORDS: Record<number, string> = { 1000: 'closed', 1001: 'daemon stopping', 1006: 'connection lost', 1008: 'dropped for reading too slowly', 1011: 'peer error' };
@@ -33,6 +35,8 @@ export interface PeerLinkEvents {
   onMessage(m: WsMessage): void;
   /** The link went down (or a connect failed): `reason` is safe to show (it never holds the token). */
   onDown(reason: string, at: number): void;
+  /** A message was refused (malformed, out of bounds, or its handling threw): the link closes and reconnects. */
+  onRefused?(reason: string): void;
   /** A connect attempt is about to start after `delayMs` (for the log). */
   onRetry?(delayMs: number, failures: number): void;
 }
@@ -90,20 +94,31 @@ export class PeerLink {
       this.startPing(ws);
     });
     ws.on('pong', () => (this.lastHeard = this.now()));
-    ws.on('message', (data) => {
+    ws.on('message', (data, isBinary) => {
       this.lastHeard = this.now();
-      let m: WsMessage;
+      if (this.ws !== ws) return; // a socket given up on may still deliver a frame
+      // Checked before use, and handled inside the same guard: whatever a peer sends, or whatever its message makes
+      // the mirror do, costs this link, never the daemon.
       try {
-        m = JSON.parse(data.toString()) as WsMessage;
-      } catch {
-        return; // not ours to judge; the next snapshot carries the same facts
+        if (isBinary) throw new Error('binary frames are not part of the feed');
+        let raw: unknown;
+        try {
+          raw = JSON.parse(data.toString());
+        } catch {
+          throw new Error('not JSON');
+        }
+        const m = parsePeerMessage(raw);
+        if (!m) return;
+        if (m.type === 'hello') {
+          this.up = true;
+          this.failures = 0;
+        } else if (!this.up) throw new Error(`${m.type} before hello`);
+        this.events.onMessage(m);
+      } catch (e) {
+        const reason = `refused a message: ${(e as Error).message.slice(0, 200)}`;
+        this.events.onRefused?.(reason);
+        this.fail(ws, reason);
       }
-      if (!m || typeof m !== 'object' || typeof m.type !== 'string') return;
-      if (m.type === 'hello') {
-        this.up = true;
-        this.failures = 0;
-      }
-      this.events.onMessage(m);
     });
     ws.on('error', (e) => this.fail(ws, describeError(e)));
     ws.on('close', (code, reason) => this.fail(ws, `its feed closed (${code}: ${reason.length ? reason.toString() : (CLOSE_WORDS[code] ?? 'closed')})`));

@@ -8,6 +8,7 @@ import { transitionEvent, type NotifyEvent, type NotifyKind } from '../notify/ty
 import type { PeerSpec } from '../config/peers.js';
 import type { PeerAnswer, PeerRequest } from './peer-client.js';
 import type { Logger } from './logger.js';
+import { MAX_PEER_PANES, PeerMessageError, parseTransition } from './peer-message.js';
 
 /** Transitions read back from a peer per pane after a gap (its own history holds the rest). */
 const BACKFILL_LIMIT = 100;
@@ -69,7 +70,7 @@ export class PeerMirror {
     return this.unreachable === null;
   }
 
-  /** A message of the peer's feed. */
+  /** A message of the peer's feed, checked by parsePeerMessage (PeerLink) before it gets here. */
   handle(m: WsMessage): void {
     switch (m.type) {
       case 'hello':
@@ -106,7 +107,8 @@ export class PeerMirror {
     const gaps: Array<{ id: string; since: number }> = [];
     for (const p of panes) {
       const before = this.record(hubPaneId(this.spec.name, p.id));
-      const v = this.put(p);
+      // A hello's list is bounded by itself (parsePeerMessage), and what it does not name goes below.
+      const v = this.put(p, true);
       fresh.add(v.id);
       // Changed while we were not listening: its transitions meanwhile are read back from the peer. A closed pane
       // met for the first time is left in the peer's history (a peer may keep a month of them).
@@ -114,11 +116,14 @@ export class PeerMirror {
       if (changed) gaps.push({ id: p.id, since: v.since });
     }
     for (const id of [...this.views.keys()]) if (!fresh.has(id)) this.remove(id);
-    if (gaps.length) void this.backfill(gaps);
+    // A rejection left unhandled would end the daemon: whatever the read-back meets is logged.
+    if (gaps.length) this.backfill(gaps).catch((e: Error) => this.deps.log.warn({ kind: 'peer', peer: this.spec.name, err: e.message }, 'peer transitions not read back'));
   }
 
-  private put(theirs: PaneView): PaneView {
+  private put(theirs: PaneView, inHello = false): PaneView {
     const v = this.toHubView(theirs);
+    // One pane message at a time could add panes without end: the same bound as a hello's list.
+    if (!inHello && !this.views.has(v.id) && this.views.size >= MAX_PEER_PANES) throw new PeerMessageError(`more than ${MAX_PEER_PANES} panes`);
     this.views.set(v.id, v);
     this.save(v);
     this.deps.emit({ type: 'pane', pane: v });
@@ -160,7 +165,14 @@ export class PeerMirror {
         return void this.deps.log.warn({ kind: 'peer', peer: this.spec.name, err: (e as Error).message }, 'peer transitions not read back');
       }
       if (a.status !== 200 || !Array.isArray(a.body)) continue;
-      const missed = (a.body as TransitionView[]).filter((t) => t.at > last && t.at <= g.since).reverse();
+      let rows: TransitionView[];
+      try {
+        // An answer is untrusted as the feed is: checked row by row, at most what was asked for.
+        rows = a.body.slice(0, BACKFILL_LIMIT).map((t, i) => parseTransition(t, `transitions[${i}]`));
+      } catch (e) {
+        return void this.deps.log.warn({ kind: 'peer', peer: this.spec.name, err: (e as Error).message }, 'peer transitions refused');
+      }
+      const missed = rows.filter((t) => t.at > last && t.at <= g.since).reverse();
       for (const t of missed) this.deps.store.addTransition({ ...t, paneId: id });
     }
   }

@@ -40,6 +40,7 @@ export class PeerPanes implements PeerRelay {
           if (mirror.reachable) log.warn({ kind: 'peer', event: 'unreachable', peer: spec.name, url: spec.url, reason }, `peer ${spec.name} unreachable: ${reason}`);
           mirror.down(reason, at);
         },
+        onRefused: (reason) => log.warn({ kind: 'peer', event: 'refused', peer: spec.name, url: spec.url, reason }, `peer ${spec.name}: ${reason}; its link closes`),
         onRetry: (delayMs, failures) => log.debug({ kind: 'peer', event: 'retry', peer: spec.name, delayMs, failures }, 'peer reconnect scheduled'),
       });
       this.peers.push({ link, mirror });

@@ -41,6 +41,9 @@ const VALUE = String.raw`(?:"[^"\n]*"|'[^'\n]*'|[^\s"'&;,]+)`;
 const FLAG_RE = new RegExp(String.raw`(?<![\w.-])(--?)([A-Za-z][\w.-]*)(=|\s+(?=[^\s-]))(${VALUE})`, 'g');
 /** `TOKEN=x`, `export DB_PASSWORD='x y'`, `?api_key=x&` in a URL. */
 const ASSIGN_RE = new RegExp(String.raw`(?<![\w.-])([A-Za-z_][\w]*)=(${VALUE})`, 'g');
+/** `aws_secret_access_key = x`, `api_key =x` (config files, code, `aws configure list`): spaces around the "="; never
+ * "==" (a comparison). Judged as the colon form is: a lone generic word ("key = 3") is not a secret's name. */
+const SPACED_ASSIGN_RE = new RegExp(String.raw`(?<![\w.-])([A-Za-z_][\w.-]*)(\s+=(?!=)\s*|=(?!=)\s+)(${VALUE})`, 'g');
 /** `X-Api-Key: x`, `"client_secret": "x"`, `password: x`. */
 const COLON_RE = new RegExp(String.raw`(?<![\w.-])(["']?)([A-Za-z][\w.-]*)\1(\s*:\s*)(?!//)(${VALUE})`, 'g');
 /** `Authorization: [scheme] x`: whatever follows the header name is a credential. */
@@ -69,6 +72,9 @@ const KEY_SHAPES: Array<[RegExp, string]> = [
   [new RegExp(String.raw`\bnpm_[A-Za-z0-9]{30,${K}}`, 'g'), 'npm_'], // npm
   [new RegExp(String.raw`\beyJ[A-Za-z0-9_-]{8,${4 * K}}\.[A-Za-z0-9_-]{8,${4 * K}}\.[A-Za-z0-9_-]{8,${K}}`, 'g'), 'eyJ'], // JWT
 ];
+/** An AWS secret access key's shape: 40 characters of base64 with "/" or "+" in it (OPAQUE_RE leaves those out,
+ * so a path is never one run there); masked when as varied as a key (looksOpaque). */
+const AWS_SECRET_RE = /(?<![A-Za-z0-9/+=])(?=[A-Za-z0-9+]*[/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g;
 /** A long run of key-alphabet characters (no "/" or ".", so paths and file names are never one run). */
 const OPAQUE_RE = new RegExp(String.raw`(?<![\w+=-])[A-Za-z0-9_+=-]{${OPAQUE_MIN_LEN},}(?![\w+=-])`, 'g');
 
@@ -79,26 +85,35 @@ const MYSQL_LIKE = /^(?:\S*\/)?(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh
 /** mysql's attached password (`-pSECRET`); `-p SECRET` with a space is a prompt and a database name. */
 const MYSQL_PASSWORD_RE = /(?<=\s)-p(?=\S)(\S+)/g;
 
+/** One masking pass: every match of `re` (global) becomes what `to` makes of it (the same text: left alone). */
+export type RedactStep = readonly [re: RegExp, to: (match: string, ...groups: string[]) => string];
+
+/** The passes of redactText, in order: each sees what the passes before it left (a masked value is not masked
+ * again). Shared with redact-lines.ts, which follows which characters each pass hid. */
+export const REDACT_STEPS: readonly RedactStep[] = [
+  [USERINFO_RE, (_m, scheme) => `${scheme}${MASK}@`],
+  [AUTH_HEADER_RE, (_m, head) => `${head}${MASK}`],
+  [BEARER_RE, (m, scheme, sp, cred) => (/\d/.test(cred!) || cred!.length >= BEARER_PROSE_MAX ? `${scheme}${sp}${MASK}` : m)],
+  [
+    FLAG_RE,
+    (m, dashes, name, sep, value) => {
+      if (USER_FLAG.test(name!) && /:(?!\d+$)/.test(value!)) return `${dashes}${name}${sep}${value!.slice(0, value!.indexOf(':') + 1)}${MASK}`;
+      return isSecretName(name!, false) && !isMasked(value!) && !looksLikePath(value!) ? `${dashes}${name}${sep}${MASK}` : m;
+    },
+  ],
+  [ASSIGN_RE, (m, name, value) => (isSecretName(name!, false) && !isMasked(value!) && !looksLikePath(value!) ? `${name}=${MASK}` : m)],
+  [SPACED_ASSIGN_RE, (m, name, sep, value) => (isSecretName(name!, true) && !isMasked(value!) && !looksLikePath(value!) ? `${name}${sep}${MASK}` : m)],
+  [COLON_RE, (m, q, name, sep, value) => (isSecretName(name!, true) && !isMasked(value!) ? `${q}${name}${q}${sep}${q ? `"${MASK}"` : MASK}` : m)],
+  ...KEY_SHAPES.map(([re, prefix]): RedactStep => [re, () => `${prefix}${MASK}`]),
+  [AWS_SECRET_RE, (m) => (looksOpaque(m.replace(/[/+]/g, '')) ? MASK : m)],
+  [OPAQUE_RE, (m) => (looksOpaque(m) ? MASK : m)],
+];
+
 /** Mask secrets in free text (a screen line, an error message); nothing is cut. */
 export function redactText(s: string): string {
   if (!s) return s;
-  let out = s.replace(USERINFO_RE, `$1${MASK}@`);
-  out = out.replace(AUTH_HEADER_RE, (_m, head: string) => `${head}${MASK}`);
-  out = out.replace(BEARER_RE, (m, scheme: string, sp: string, cred: string) =>
-    /\d/.test(cred) || cred.length >= BEARER_PROSE_MAX ? `${scheme}${sp}${MASK}` : m,
-  );
-  out = out.replace(FLAG_RE, (m, dashes: string, name: string, sep: string, value: string) => {
-    if (USER_FLAG.test(name) && /:(?!\d+$)/.test(value)) return `${dashes}${name}${sep}${value.slice(0, value.indexOf(':') + 1)}${MASK}`;
-    return isSecretName(name, false) && !isMasked(value) && !looksLikePath(value) ? `${dashes}${name}${sep}${MASK}` : m;
-  });
-  out = out.replace(ASSIGN_RE, (m, name: string, value: string) =>
-    isSecretName(name, false) && !isMasked(value) && !looksLikePath(value) ? `${name}=${MASK}` : m,
-  );
-  out = out.replace(COLON_RE, (m, q: string, name: string, sep: string, value: string) =>
-    isSecretName(name, true) && !isMasked(value) ? `${q}${name}${q}${sep}${q ? `"${MASK}"` : MASK}` : m,
-  );
-  for (const [re, prefix] of KEY_SHAPES) out = out.replace(re, `${prefix}${MASK}`);
-  out = out.replace(OPAQUE_RE, (m) => (looksOpaque(m) ? MASK : m));
+  let out = s;
+  for (const [re, to] of REDACT_STEPS) out = out.replace(re, to as (m: string, ...rest: unknown[]) => string);
   return out;
 }
 

@@ -50,8 +50,8 @@ export class TransitionPublisher {
     const r = pane.record;
     const rec: TransitionRecord = { paneId: pane.id, at, from: r.state, to: r.state, tier: 0, source: 'process', rule, line: redactText(line), stalled: r.stalled, startedAt: r.startedAt, startedAtKept: true };
     this.opts.store.addTransition(rec, (saved) => {
-      this.emit(saved ? { type: 'transition', transition: rec } : { type: 'transition', transition: rec, unsaved: true });
       if (this.live.get(pane.id) === pane) this.emit({ type: 'pane', pane: pane.view() });
+      this.emit(saved ? { type: 'transition', transition: rec } : { type: 'transition', transition: rec, unsaved: true });
     });
     this.opts.store.upsertPane(pane.record);
     this.emit({ type: 'pane', pane: pane.view() });
@@ -67,9 +67,11 @@ export class TransitionPublisher {
     this.byTo.set(rec.to, (this.byTo.get(rec.to) ?? 0) + 1);
     const plog = this.logs.get(pane.id);
     if (plog) logTransition(plog, rec);
-    this.emit(saved ? { type: 'transition', transition: rec } : { type: 'transition', transition: rec, unsaved: true });
+    // The pane's new snapshot first: the feed sends a transition together with the snapshot waiting for its pane
+    // (ws-hub flushPane), which must be this one, not the one from before it (a card RUNNING beside a DONE event).
     const live = this.live.get(pane.id) === pane;
     this.emit({ type: 'pane', pane: live ? pane.view() : paneView({ ...pane.record, ...shown }, [], false) });
+    this.emit(saved ? { type: 'transition', transition: rec } : { type: 'transition', transition: rec, unsaved: true });
     const kind = notifyKind(raw);
     if (kind && this.opts.notify) {
       this.opts.notify(transitionEvent(pane.id, pane.record.name, pane.record.program, kind, rec));

@@ -261,6 +261,12 @@ export class PaneScreen {
    */
   edge(n: number): string[] {
     const buf = this.term.buffer.active;
+    return this.edgeRows(n).map((y) => buf.getLine(y)?.translateToString(true) ?? '');
+  }
+
+  /** The buffer indexes of the rows edge(n) shows, top to bottom. */
+  edgeRows(n: number): number[] {
+    const buf = this.term.buffer.active;
     let bottom = buf.cursorY;
     for (let y = this.term.rows - 1; y > bottom; y--) {
       if (buf.getLine(buf.viewportY + y)?.translateToString(true)) {
@@ -268,12 +274,45 @@ export class PaneScreen {
         break;
       }
     }
-    const out: string[] = [];
+    const out: number[] = [];
     for (let y = bottom; y >= 0 && out.length < n; y--) {
       const text = buf.getLine(buf.viewportY + y)?.translateToString(true) ?? '';
-      if (text.trim()) out.push(text);
+      if (text.trim()) out.push(buf.viewportY + y);
     }
     return out.reverse();
+  }
+
+  /** The buffer index of the top visible row. */
+  get viewportTop(): number {
+    return this.term.buffer.active.viewportY;
+  }
+
+  /** Whether any of buffer rows [start, end) continues the row above (read without reading any row's text). */
+  anyWrapped(start: number, end: number): boolean {
+    const buf = this.term.buffer.active;
+    for (let y = Math.max(0, start); y < Math.min(buf.length, end); y++) if (buf.getLine(y)?.isWrapped) return true;
+    return false;
+  }
+
+  /**
+   * Buffer rows [start, end) widened to whole logical lines (a row the terminal wrapped onto continues the row
+   * above), at most WRAP_REACH rows further each way: each row's text and whether it continues the one above. For
+   * masking secrets split by a wrap (src/daemon/redact-lines.ts).
+   */
+  wrappedRows(start: number, end: number): { start: number; rows: Array<{ text: string; wrapped: boolean }> } {
+    const buf = this.term.buffer.active;
+    let a = Math.max(0, start);
+    let b = Math.min(buf.length, end);
+    for (let k = 0; k < WRAP_REACH && a > 0 && buf.getLine(a)?.isWrapped; k++) a--;
+    for (let k = 0; k < WRAP_REACH && b < buf.length && buf.getLine(b)?.isWrapped; k++) b++;
+    const rows: Array<{ text: string; wrapped: boolean }> = [];
+    for (let y = a; y < b; y++) {
+      const line = buf.getLine(y);
+      // Trimmed as edge() and text() read rows: only cells never written go (a space that was written stays, so a
+      // wrapped "key = " keeps its blank).
+      rows.push({ text: line?.translateToString(true) ?? '', wrapped: y > a && line?.isWrapped === true });
+    }
+    return { start: a, rows };
   }
 
   /** What repaint() needs, read without disturbing snapshot()'s dirty-row tracking. */
@@ -318,6 +357,10 @@ export class PaneScreen {
     }
   }
 }
+
+/** Rows a logical line is followed above and below what is read (wrappedRows): a key is at most a few hundred
+ * characters, a handful of rows even on a narrow pane. */
+const WRAP_REACH = 16;
 
 /** A pane size from an untrusted header or resize: whole, at least 2, at most 1000; else the fallback. */
 function clampDim(n: number, fallback: number): number {

@@ -44,9 +44,13 @@ export class Auth {
     return this.token;
   }
 
+  /** The token shown: as a header (a client that holds it), or as the dashboard's cookie, which counts only on a
+   * request from our own page. A browser sends a SameSite=Strict cookie to every port of 127.0.0.1 (one site), so a
+   * page served on another loopback port would carry it too: its Origin (and Sec-Fetch-Site) are checked first. */
   hasToken(req: FastifyRequest): boolean {
     const h = req.headers.authorization;
     if (h?.startsWith('Bearer ') && this.matches(h.slice(7).trim())) return true;
+    if (!fromOwnPage(req)) return false;
     const c = cookie(req.headers.cookie, TOKEN_COOKIE);
     return c !== null && this.matches(c);
   }
@@ -63,6 +67,9 @@ export class Auth {
 
   /** A websocket: from our own page or a non-browser client on loopback; anyone else shows the token. */
   mayWatch(req: FastifyRequest): boolean {
+    // The cookie counts only from our own page (hasToken checks the Origin before it), so a page on another port
+    // of 127.0.0.1 gets no further with it than without; the header is no browser's (a page cannot set it on a
+    // websocket), it counts wherever the client says it comes from.
     if (this.hasToken(req)) return true;
     return this.loopbackOnly && sameOrigin(req);
   }
@@ -82,6 +89,18 @@ export function sameOrigin(req: FastifyRequest): boolean {
   } catch {
     return false;
   }
+}
+
+/** Sec-Fetch-Site values of a request made by our own page (same-origin) or by the person (typed, a bookmark). */
+const OWN_FETCH_SITES = new Set(['same-origin', 'none']);
+
+/** A request a browser made from our own page, or no browser's at all: its Origin (when sent) names this host, and
+ * its Sec-Fetch-Site (when sent: Chromium, Firefox, Safari) says same-origin or none. A GET from a page on another
+ * port carries no Origin, but Sec-Fetch-Site says same-site. */
+export function fromOwnPage(req: FastifyRequest): boolean {
+  if (!sameOrigin(req)) return false;
+  const site = req.headers['sec-fetch-site'];
+  return site === undefined || OWN_FETCH_SITES.has(String(site));
 }
 
 /**

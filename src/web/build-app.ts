@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { Auth, loopbackHost, TOKEN_COOKIE } from './auth.js';
+import { Auth, fromOwnPage, loopbackHost, TOKEN_COOKIE } from './auth.js';
 import { LINK_PATHS, type DaemonApi } from './daemon-api.js';
 import { StaticFiles } from './static-files.js';
 import { parseHookBody } from '../hooks/hook-body.js';
@@ -31,6 +31,9 @@ export interface AppOptions {
   logger?: boolean;
   /** Caps on open /ws feeds (default: feed-slots.ts). */
   feedSlots?: FeedSlots;
+  /** A connection whose request headers are not complete this long after it opened is closed (ms; default
+   * HEADERS_TIMEOUT_MS). */
+  headersTimeoutMs?: number;
 }
 
 /** Rows of history `GET /api/panes/:id/transitions` returns at most, whatever `limit` asks. */
@@ -40,6 +43,12 @@ const DEFAULT_LIMIT = 100;
 const DEFAULT_MAX_LINK_MESSAGE = 4 << 20;
 /** Dashboard websockets never send us anything big. */
 const MAX_DASHBOARD_MESSAGE = 4 << 10;
+/** Every client of ours (a browser, the CLI, a wrapper, a peer) sends its request headers at once, on loopback or
+ * over a tunnel in well under a second: a connection still without complete headers after this long is half-open
+ * (2,000 of them once stayed open 8 s and more, each holding a socket) and is closed (ms). */
+const HEADERS_TIMEOUT_MS = 5000;
+/** How often Node looks for such connections (ms): a half-open one lives at most the timeout plus this. */
+const HEADERS_CHECK_MS = 1000;
 
 export interface App {
   fastify: FastifyInstance;
@@ -49,7 +58,13 @@ export interface App {
 
 export function buildApp(opts: AppOptions): App {
   const { api, auth } = opts;
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 1 << 20 });
+  const headersTimeout = opts.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: 1 << 20,
+    // A websocket upgrade is an HTTP request until its headers end: the same bound holds it.
+    http: { headersTimeout, connectionsCheckingInterval: Math.min(HEADERS_CHECK_MS, headersTimeout) },
+  });
   const files = new StaticFiles(opts.webDir);
   const hub = new WsHub(opts.hub);
   const slots = opts.feedSlots ?? new FeedSlots();
@@ -67,7 +82,8 @@ export function buildApp(opts: AppOptions): App {
     const open = req.url === '/healthz' || req.url.startsWith('/auth') || req.url === '/' || req.url.startsWith('/assets/');
     if (!open && !auth.mayRead(req)) return reply.code(401).send({ error: 'token required' });
     if (req.method !== 'GET' && req.method !== 'HEAD' && !auth.mayChange(req)) {
-      return reply.code(auth.hasToken(req) ? 403 : 401).send({ error: auth.hasToken(req) ? 'foreign origin' : 'token required' });
+      const foreign = !fromOwnPage(req);
+      return reply.code(foreign ? 403 : 401).send({ error: foreign ? 'foreign origin' : 'token required' });
     }
   });
 

@@ -136,4 +136,29 @@ describe('pane actions through the daemon', () => {
       ['reply', 'cli'],
     ]);
   }, 60_000);
+
+  it('types a reply as text only: control characters are refused with nothing typed, a Tab and a new line go inside the paste', async () => {
+    const s = await setup(['--work', '30']);
+    const idle = await until('the agent at rest at its input box', async () => {
+      const p = await s.pane();
+      return (p.state === 'IDLE' || p.state === 'DONE') && p.edge.join('\n').includes('> ') ? p : null;
+    }, s.diag);
+    // Each would act rather than be read: end the paste early, interrupt, end input, Esc, Shift-Tab, erase the line.
+    const hostile = ['ok\u001b[201~rm -rf ~\r', 'stop\u0003', 'bye\u0004', '\u001b', 'mode\u001b[Z', 'x\u0015y', 'del\u007f', 'csi\u009b2J'];
+    for (const text of hostile) {
+      const r = await s.act('reply', { text, rev: idle.rev });
+      expect(r.status, JSON.stringify(text)).toBe(400);
+      expect(r.body.error).toMatch(/^a reply is text: it holds a control character \(U\+00[0-9A-F]{2}, [^)]+\) at position \d+/);
+    }
+    // Still at rest and the same screen: nothing reached the program, nothing kept as an action.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(keysRead(s.log)).toEqual([]);
+    expect(await s.dm.get<ActionView[]>(`/api/panes/${s.id}/actions?limit=10`)).toEqual([]);
+
+    const ok = await s.act('reply', { text: 'fix this:\n\tindented', rev: (await s.pane()).rev });
+    expect(ok.status).toBe(200);
+    // The bytes the program read: the text inside one bracketed paste, then Enter.
+    await waitFor('the Enter after the paste', () => keysRead(s.log).some((k) => k.keys.endsWith('\r')), s.diag);
+    expect(keysRead(s.log).map((k) => k.keys).join('')).toBe('\u001b[200~fix this:\n\tindented\u001b[201~\r');
+  }, 60_000);
 });

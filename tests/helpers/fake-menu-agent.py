@@ -14,8 +14,8 @@ Interface (shared by the daemon, dashboard and `top` tests):
     A digit 1-3 picks at once (no Enter); ↑/↓ move the ❯ and Enter picks the selected row; Esc cancels.
     After a pick it prints "picked N: <label>", works again for --work seconds, then "✓ done" and the input box.
     With --menus N the turn asks N times in a row before it ends. With --ask yn it asks a line-mode question
-    instead, "Deploy to production? [y/N] " with the cursor after it: typed characters echo, Enter answers
-    (y/yes picks 1, anything else 3), Esc or Ctrl-C cancels.
+    instead, "Deploy to production? [y/N] " (the question's text from $FAKE_AGENT_QUESTION when set) with the
+    cursor after it: typed characters echo, Enter answers (y/yes picks 1, anything else 3), Esc or Ctrl-C cancels.
   - Esc while working interrupts the turn ("⎿ Interrupted") and goes back to the input box.
   - Every read from the terminal is appended to KEYS.jsonl as {"t": epoch_s, "keys": "<the bytes read>",
     "screen": "prompt|working|menu"}: what the agent received, exactly, and what it was showing then.
@@ -104,7 +104,7 @@ class Agent:
     def yes_no(self):
         """A line-mode [y/N] question; the index picked, or None for Esc / Ctrl-C."""
         self.screen = "menu"
-        out("\r\n Deploy to production? [y/N] ")
+        out("\r\n " + os.environ.get("FAKE_AGENT_QUESTION", "Deploy to production?") + " [y/N] ")
         line = b""
         while True:
             data = self.read(None)

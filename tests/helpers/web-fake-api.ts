@@ -133,6 +133,7 @@ export interface TestAppOptions {
   webDir?: string;
   now?: () => number;
   api?: DaemonApi;
+  headersTimeoutMs?: number;
 }
 
 export interface TestApp {
@@ -156,6 +157,7 @@ export function testApp(o: TestAppOptions = {}): TestApp {
     webDir,
     loopback,
     hub: { coalesceMs: 20, maxBufferedBytes: 1 << 20, slowDropMs: 10_000, ...o.hub },
+    ...(o.headersTimeoutMs !== undefined && { headersTimeoutMs: o.headersTimeoutMs }),
   });
   return {
     app,

@@ -2,7 +2,8 @@
 // for browsers, Host names against DNS rebinding, the token everywhere off loopback, one-time dashboard links.
 import { afterEach, describe, expect, it } from 'vitest';
 import { CODE_TTL_MS, loopbackHost, TOKEN_COOKIE } from '../../src/web/auth.js';
-import { fakePane, testApp, TOKEN, type TestApp, type TestAppOptions } from '../helpers/web-fake-api.js';
+import { WebSocket } from 'ws';
+import { fakePane, listeningApp, testApp, TOKEN, type TestApp, type TestAppOptions } from '../helpers/web-fake-api.js';
 
 const BEARER = { authorization: `Bearer ${TOKEN}` };
 const COOKIE = { cookie: `other=1; ${TOKEN_COOKIE}=${encodeURIComponent(TOKEN)}` };
@@ -128,6 +129,42 @@ describe('loopbackHost', () => {
     [undefined, false],
   ])('%s → %s', (host, ok) => {
     expect(loopbackHost(host)).toBe(ok);
+  });
+});
+
+describe('the cookie counts only from our own page (issue 27)', () => {
+  /** Opens /ws with these headers: 'open' or the refusal's status. */
+  const openFeed = (url: string, headers: Record<string, string>) =>
+    new Promise<string>((resolve) => {
+      const ws = new WebSocket(url, { headers });
+      ws.on('open', () => {
+        ws.close();
+        resolve('open');
+      });
+      ws.on('unexpected-response', (_req, res) => resolve(String(res.statusCode)));
+      ws.on('error', (e) => resolve(e.message));
+    });
+
+  it('a page on another loopback port carrying the cookie cannot open /ws; our own page and a token-holding client can', async () => {
+    const t = await listeningApp();
+    apps.push(t);
+    const host = `127.0.0.1:${t.port}`;
+    expect(await openFeed(`${t.ws}/ws`, { ...COOKIE, origin: 'http://127.0.0.1:9999' })).toBe('401');
+    // The header is no browser's (a page cannot set it on a websocket): it counts wherever the client says it is.
+    expect(await openFeed(`${t.ws}/ws`, { ...BEARER, origin: 'http://127.0.0.1:9999' })).toBe('open');
+    expect(await openFeed(`${t.ws}/ws`, { ...COOKIE, origin: `http://${host}` })).toBe('open');
+    expect(await openFeed(`${t.ws}/ws`, BEARER)).toBe('open');
+  });
+
+  it('off loopback, a read carrying the cookie from another page of the same site (Sec-Fetch-Site) is refused', async () => {
+    const f = app({ loopback: false }).app.fastify;
+    const url = '/api/panes/p1/screen';
+    expect((await f.inject({ url, headers: { ...COOKIE, 'sec-fetch-site': 'same-site' } })).statusCode).toBe(401);
+    expect((await f.inject({ url, headers: { ...COOKIE, 'sec-fetch-site': 'cross-site' } })).statusCode).toBe(401);
+    expect((await f.inject({ url, headers: { ...COOKIE, 'sec-fetch-site': 'same-origin' } })).statusCode).toBe(200);
+    expect((await f.inject({ url, headers: { ...COOKIE, 'sec-fetch-site': 'none' } })).statusCode).toBe(200);
+    // A token-holding client is no browser page: its header counts whatever it says of sites.
+    expect((await f.inject({ url, headers: { ...BEARER, 'sec-fetch-site': 'cross-site' } })).statusCode).toBe(200);
   });
 });
 
