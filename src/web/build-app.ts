@@ -128,6 +128,7 @@ export function buildApp(opts: AppOptions): App {
     return api.turns(req.params.id, limit) ?? notFound(reply);
   });
   app.get('/api/stats', async () => api.stats());
+  app.get('/api/notify', async () => api.notifyHealth?.() ?? { channels: [], unavailable: [], held: 0 });
   // An agent's hook (`termsupervisor hook`): 200 delivered to a pane, 202 accepted but no pane matched.
   app.post('/api/hooks', async (req, reply) => {
     if (!api.hook) return reply.code(501).send({ error: 'this daemon takes no hook events' });

@@ -1,0 +1,46 @@
+// What a pane knows beyond its transition, for the notification about it: the question and its choices, the
+// command of the turn, the rows above the cursor (an interrupt's ^C echo), the person's last interrupt key. Read
+// once per notified transition, after its row is committed (the publisher's order).
+import type { PaneFacts } from '../notify/types.js';
+import type { TransitionRecord } from '../store/records.js';
+import type { LivePane } from './live-pane.js';
+import { redactText } from './redact.js';
+
+/** Rows of the screen kept with the event: the dialog above a question, the echo above a prompt. */
+const EDGE_ROWS = 24;
+/** A prompt in front of the command on a turn's first row (`$ `, `user@host:~/x$ `, `❯ `). */
+const PROMPT_PREFIX = /^.*?[$#%❯›>] +(?=\S)/;
+
+export class NotifyFacts {
+  /** pane → the line its current turn started with (tmux's `$ make test`, `job.started`'s `sleep`). */
+  private readonly turnLine = new Map<string, string>();
+
+  constructor(private readonly stallAfterS: () => number) {}
+
+  /** Every transition: a turn's start remembers what it ran. */
+  note(paneId: string, rec: TransitionRecord): void {
+    if ((rec.to === 'RUNNING' || rec.to === 'LONG_RUNNING') && rec.from !== 'RUNNING' && rec.from !== 'LONG_RUNNING' && rec.from !== 'WAITING_APPROVAL') {
+      this.turnLine.set(paneId, rec.line.replace(PROMPT_PREFIX, '').trim());
+    }
+  }
+
+  forget(paneId: string): void {
+    this.turnLine.delete(paneId);
+  }
+
+  facts(pane: LivePane, rec: TransitionRecord): PaneFacts {
+    const view = pane.view();
+    const q = view.question;
+    const typed = pane.prompt?.trim();
+    const command = typed ? redactText(typed) : (this.turnLine.get(pane.id) ?? null);
+    return {
+      question: q ? { text: q.text, options: q.options.map((o) => (/^\d+$/.test(o.id) ? `${o.id}. ${o.label}` : o.label)) } : null,
+      command: command || null,
+      exitCodeUnknown: view.exitCodeUnknown === true && rec.to === 'DONE',
+      edge: view.edge.slice(-EDGE_ROWS),
+      interruptKeyAt: pane.interruptKeyAt,
+      silentS: rec.stalled ? this.stallAfterS() : null,
+      cwd: pane.cwd() ?? null,
+    };
+  }
+}
