@@ -34,6 +34,11 @@ export class HeldBack {
     return out;
   }
 
+  /** The same event went out by itself: what was held for it is no longer owed. */
+  cancel(key: string): void {
+    this.held.delete(key);
+  }
+
   /** Put back one that is due but still may not go (quiet hours go on). */
   keep(key: string, h: Held): void {
     if (!this.held.has(key)) this.held.set(key, h);

@@ -213,6 +213,7 @@ export class Notifier {
 
   private send(ev: NotifyEvent): void {
     const who = ev.key ?? ev.paneId;
+    this.held.cancel(`${who}\u0000${ev.kind}`);
     this.lastSent.set(who, this.now());
     const n = notificationFor(ev, this.o.link?.(ev.paneId));
     if (ev.kind === 'WAITING_APPROVAL') {
