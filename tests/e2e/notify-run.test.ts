@@ -3,9 +3,13 @@
 // is an urgent notification naming the command, its exit code and how long it ran.
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/build.js';
-import { daemonDirs, DaemonProcess, until } from './daemon-harness.js';
+import { daemonDirs, DaemonProcess, runCli, until } from './daemon-harness.js';
+import { BIN } from './harness.js';
+import type { NotifyHealthView } from '../../src/web/api-types.js';
 import { Wrapped } from './harness.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -56,5 +60,36 @@ describe('notifications from run panes', () => {
     expect(failed.at(-2)).toMatch(/^shell · build needs you: failed \(exit 3, [4-6]s\)$/);
     // nothing for the interrupted pane
     expect(calls(nsLog).filter((c) => c.some((x) => x.includes('deploy')))).toEqual([]);
+  }, 90_000);
+
+  it('an absent webhook: an urgent failure is retried (never counted sent), its cause shown by /api/notify, /api/stats and doctor', async () => {
+    const d = daemonDirs();
+    cleanups.push(() => d.cleanup());
+    const cfgDir = join(d.dir, 'config', 'termsupervisor');
+    mkdirSync(cfgDir, { recursive: true });
+    // a loopback port nothing listens on any more: the connection is refused
+    const port = await new Promise<number>((r) => {
+      const srv = createServer().listen(0, '127.0.0.1', () => {
+        const p = (srv.address() as AddressInfo).port;
+        srv.close(() => r(p));
+      });
+    });
+    writeFileSync(join(cfgDir, 'config.json'), JSON.stringify({ notify: { desktop: false, webhook_url: `http://127.0.0.1:${port}/hook`, retries: 1, retry_base_s: 0.2 } }));
+    const dm = await DaemonProcess.start(d);
+    cleanups.push(async () => void (await dm.stop('SIGKILL')));
+    const w = new Wrapped(join(d.dir, 'w.jsonl'), ['--daemon', dm.url, '--name', 'build', '--', 'bash', '-c', 'echo building; sleep 4; exit 3'], d.env);
+    cleanups.push(() => w.term.kill());
+    // FAILED is urgent: past notify.retries it is still kept and retried (back-off), never counted as sent.
+    await until('three tries', async () => ((await dm.get<{ counters: Record<string, number> }>('/api/stats')).counters['notify.error.webhook'] ?? 0) >= 3, () => dm.diag(), 40_000);
+    const h = await dm.get<NotifyHealthView>('/api/notify');
+    expect(h.channels[0]).toMatchObject({ name: 'webhook', status: 'failing', delivered: 0, retrying: 1, detail: `json http://127.0.0.1:${port}/hook` });
+    expect(h.channels[0]!.lastError).toMatch(/fetch failed: .*ECONNREFUSED/);
+    const stats = await dm.get<{ counters: Record<string, number>; notify: NotifyHealthView }>('/api/stats');
+    expect(stats.counters['notify.sent'] ?? 0).toBe(0);
+    expect(stats.counters['notify.retry.webhook']).toBeGreaterThanOrEqual(2);
+    expect(stats.notify.channels[0]!.status).toBe('failing');
+    const doc = await runCli([process.execPath, BIN, 'doctor', '--json', '--daemon', dm.url], d.env);
+    const checks = (JSON.parse(doc.stdout) as { checks: Array<{ id: string; status: string; detail: string }> }).checks;
+    expect(checks.find((c) => c.id === 'notify.webhook')).toMatchObject({ status: 'fail', detail: expect.stringMatching(/failing: fetch failed: .*ECONNREFUSED.*0 delivered, 0 failed, 1 retrying/) });
   }, 90_000);
 });

@@ -15,6 +15,7 @@ import { Stats } from './stats.js';
 import { TaskAlerts, TaskIndex } from './task-model.js';
 import { TaskPanel } from './tasks.js';
 import { HostFilter } from './host-filter.js';
+import { watchNotifyHealth } from './notify-health.js';
 
 function freshPane(p: PaneView): void {
   board.upsert(p);
@@ -171,3 +172,4 @@ tabs.stats.addEventListener('click', () => showView('stats'));
 showView(location.hash === '#stats' ? 'stats' : 'panes');
 
 new Live(wsUrl(location), onMessage, showConn).start();
+watchNotifyHealth(byId('notify-health'), api.notifyHealth);
