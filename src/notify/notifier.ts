@@ -52,8 +52,12 @@ export interface NotifierOptions {
   link?: (paneId: string) => string | undefined;
 }
 
-/** While something is held for quiet hours, their end is looked for this often. */
-const QUIET_RECHECK_MS = 15_000;
+/** Quiet hours are whole minutes: what they hold is looked at again just after each minute turns. */
+const MINUTE_MS = 60_000;
+/** After the minute turns, so the local clock reads the new minute. */
+const MINUTE_SLACK_MS = 20;
+/** The held-back timer never sleeps longer than this (a clock jump is noticed within it). */
+const MAX_SLEEP_MS = 60_000;
 /** States in which a pane has moved on from its question (answered): the next question is new. */
 const MOVED_ON = new Set(['RUNNING', 'LONG_RUNNING', 'DONE', 'FAILED']);
 
@@ -185,7 +189,7 @@ export class Notifier {
     }
     if (this.isQuiet(now)) {
       if (!urgent) return 'quiet_hours';
-      this.held.hold(key, { ev, dueAt: now, why: 'quiet_hours' });
+      this.held.hold(key, { ev, dueAt: nextMinute(now), why: 'quiet_hours' });
       return 'deferred';
     }
     if (ev.kind === 'DONE' && (this.cfg.group_s ?? 0) > 0) {
@@ -204,7 +208,7 @@ export class Notifier {
       this.o.onLater?.(h.ev, 'answered');
       return;
     }
-    if (this.isQuiet(now)) return void this.held.keep(key, { ...h, dueAt: now + QUIET_RECHECK_MS, why: 'quiet_hours' });
+    if (this.isQuiet(now)) return void this.held.keep(key, { ...h, dueAt: nextMinute(now), why: 'quiet_hours' });
     const sent = this.lastSent.get(h.ev.key ?? h.ev.paneId);
     if (sent !== undefined && now - sent < this.cfg.min_interval_s * 1000) return void this.held.keep(key, { ...h, dueAt: sent + this.cfg.min_interval_s * 1000 });
     this.send(h.ev);
@@ -261,7 +265,7 @@ export class Notifier {
     this.timer = setTimeout(() => {
       this.timer = null;
       this.poll();
-    }, Math.max(50, Math.min(next - this.now(), QUIET_RECHECK_MS)));
+    }, Math.max(MINUTE_SLACK_MS, Math.min(next - this.now(), MAX_SLEEP_MS)));
     this.timer.unref();
   }
 
@@ -269,6 +273,11 @@ export class Notifier {
     this.counts[key] = (this.counts[key] ?? 0) + 1;
     this.o.onCount?.(key);
   }
+}
+
+/** Just after the next minute begins (quiet hours end on a minute). */
+function nextMinute(now: number): number {
+  return now - (now % MINUTE_MS) + MINUTE_MS + MINUTE_SLACK_MS;
 }
 
 /** A question is the same while its words and choices are (redacted and cleaned: what the person was shown). */

@@ -123,6 +123,7 @@ function onMessage(m: WsMessage): void {
       showHistory(m.history);
       detail.onHello(new Set(m.panes.map((p) => p.id)));
       loadTasks();
+      openLinkedPane(m.panes);
       break;
     case 'task': {
       taskIndex.upsert(m.task);
@@ -169,7 +170,16 @@ function showView(view: 'panes' | 'stats'): void {
 }
 tabs.panes.addEventListener('click', () => showView('panes'));
 tabs.stats.addEventListener('click', () => showView('stats'));
+// Read before showView rewrites the URL.
+let linkedPane: string | null = /^#pane=(.+)$/.exec(location.hash) ? decodeURIComponent(location.hash.slice('#pane='.length)) : null;
 showView(location.hash === '#stats' ? 'stats' : 'panes');
+
+/** A notification's link (`#pane=<id>`, src/daemon/daemon-notify.ts) opens that pane once the board knows it. */
+function openLinkedPane(panes: PaneView[]): void {
+  const id = linkedPane;
+  linkedPane = null; // once: a reconnection's hello does not reopen it
+  if (id !== null && panes.some((p) => p.id === id)) detail.open(id);
+}
 
 new Live(wsUrl(location), onMessage, showConn).start();
 watchNotifyHealth(byId('notify-health'), api.notifyHealth);
