@@ -181,5 +181,14 @@ function openLinkedPane(panes: PaneView[]): void {
   if (id !== null && panes.some((p) => p.id === id)) detail.open(id);
 }
 
+// The same link followed in a tab already open: only the hash changes.
+window.addEventListener('hashchange', () => {
+  const m = /^#pane=(.+)$/.exec(location.hash);
+  if (!m) return;
+  const id = decodeURIComponent(m[1]!);
+  history.replaceState(null, '', location.pathname);
+  if (board.get(id)) detail.open(id);
+});
+
 new Live(wsUrl(location), onMessage, showConn).start();
 watchNotifyHealth(byId('notify-health'), api.notifyHealth);
