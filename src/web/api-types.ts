@@ -184,6 +184,8 @@ export interface HealthView {
   ok: boolean;
   version: string;
   history?: HistoryHealth;
+  /** Notification channels whose last try failed (details: GET /api/notify). */
+  notifyFailing?: string[];
 }
 
 /** Messages the daemon pushes on /ws. */

@@ -80,7 +80,10 @@ export function buildApp(opts: AppOptions): App {
 
   app.get('/healthz', async (): Promise<HealthView> => {
     const history = api.history?.();
-    return history ? { ok: history.status === 'ok', version: api.version, history } : { ok: true, version: api.version };
+    const base: HealthView = history ? { ok: history.status === 'ok', version: api.version, history } : { ok: true, version: api.version };
+    // Notifications that do not get through are said here too (they do not make the daemon unhealthy).
+    const failing = api.notifyHealth?.()?.channels.filter((c) => c.status === 'failing').map((c) => c.name);
+    return failing?.length ? { ...base, notifyFailing: failing } : base;
   });
   // History that cannot be read (a damaged page) is a 503 naming the cause, not a 500 or an empty list.
   app.setErrorHandler((err, _req, reply) => {

@@ -88,6 +88,7 @@ describe('notifications from run panes', () => {
     expect(stats.counters['notify.sent'] ?? 0).toBe(0);
     expect(stats.counters['notify.retry.webhook']).toBeGreaterThanOrEqual(2);
     expect(stats.notify.channels[0]!.status).toBe('failing');
+    expect(await dm.get('/healthz')).toMatchObject({ ok: true, notifyFailing: ['webhook'] });
     const doc = await runCli([process.execPath, BIN, 'doctor', '--json', '--daemon', dm.url], d.env);
     const checks = (JSON.parse(doc.stdout) as { checks: Array<{ id: string; status: string; detail: string }> }).checks;
     expect(checks.find((c) => c.id === 'notify.webhook')).toMatchObject({ status: 'fail', detail: expect.stringMatching(/failing: fetch failed: .*ECONNREFUSED.*0 delivered, 0 failed, 1 retrying/) });
