@@ -11,6 +11,19 @@ const EDGE_ROWS = 24;
 /** A prompt in front of the command on a turn's first row (`$ `, `user@host:~/x$ `, `❯ `). */
 const PROMPT_PREFIX = /^.*?[$#%❯›>] +(?=\S)/;
 
+/** The command line on screen that started the program named `name` (tmux reports only the process's name, as
+ * `sleep`; the screen still shows `$ sleep 4` above the output): the last prompt row whose command is it. */
+export function typedOnScreen(edge: readonly string[], name: string): string | null {
+  for (let i = edge.length - 2; i >= 0; i--) {
+    const row = edge[i]!;
+    if (!PROMPT_PREFIX.test(row)) continue;
+    const cmd = row.replace(PROMPT_PREFIX, '').trim();
+    const first = cmd.split(/\s+/)[0] ?? '';
+    if (first === name || first.endsWith(`/${name}`)) return cmd;
+  }
+  return null;
+}
+
 export class NotifyFacts {
   /** pane → the line its current turn started with (tmux's `$ make test`, `job.started`'s `sleep`). */
   private readonly turnLine = new Map<string, string>();
@@ -32,7 +45,8 @@ export class NotifyFacts {
     const view = pane.view();
     const q = view.question;
     const typed = pane.prompt?.trim();
-    const command = typed ? redactText(typed) : (this.turnLine.get(pane.id) ?? null);
+    const started = this.turnLine.get(pane.id) ?? null;
+    const command = typed ? redactText(typed) : started && !/\s/.test(started) ? (typedOnScreen(view.edge, started) ?? started) : started;
     return {
       question: q ? { text: q.text, options: q.options.map((o) => (/^\d+$/.test(o.id) ? `${o.id}. ${o.label}` : o.label)) } : null,
       command: command || null,

@@ -88,7 +88,7 @@ describe.skipIf(missing !== null || noPython)('notifications from real tmux pane
     const [done, asked] = calls(nsLog);
     // 2: no shell integration, so nobody knows how `sleep 4` exited: the title says so.
     expect(done!.at(-2)).toMatch(/^shell · main:0\.0 finished, exit code unknown \([3-5]s\)$/); // the turn as the screen saw it
-    expect(done!.at(-1)).toBe('sleep');
+    expect(done!.at(-1)).toBe('sleep 4'); // the command line, read off the screen (tmux names only the process)
     // 7: the exact arguments: one notification per pane (replaces the DONE), a jump button, icon and category.
     expect(asked).toEqual(['--urgency=critical', '--app-name=termsupervisor', '--icon=utilities-terminal', '--category=im.received', '--print-id', '--replace-id=71', '--action=focus=Jump to pane', '--', 'shell · main:0.0 needs you: approval', 'Really deploy? [y/N]\nYes / No (default)']);
     expect(reasons()).toContain('WAITING_APPROVAL sent (held)');
@@ -155,4 +155,33 @@ describe.skipIf(missing !== null || noPython)('notifications from real tmux pane
     expect(new Date().getMinutes()).not.toBe(now.getMinutes());
     expect(new Date().getSeconds()).toBeLessThan(10); // at their end, not some time later
   }, 180_000);
+
+  it('panes finishing together make one notification naming them', async () => {
+    const d = daemonDirs();
+    cleanups.push(() => d.cleanup());
+    const nsLog = join(d.dir, 'notify-send.log');
+    recordingNotifySend(join(d.dir, 'bin'), nsLog);
+    const env = { ...d.env, PATH: `${join(d.dir, 'bin')}:${d.env['PATH']}` };
+    const cfgDir = join(d.dir, 'config', 'termsupervisor');
+    mkdirSync(cfgDir, { recursive: true });
+    // a wider window than the default 2 s: tmux reports each pane's foreground once a second, on a loaded machine later
+    writeFileSync(join(cfgDir, 'config.json'), JSON.stringify({ notify: { group_s: 4 } }));
+    const tmux = new TestTmux(env);
+    cleanups.push(() => tmux.kill(true));
+    const a = tmux.newSession('api', BASH, 100, 30);
+    const b = tmux.newSession('web', BASH, 100, 30);
+    const dm = await DaemonProcess.start({ ...d, env }, ['--tmux-socket', tmux.socket]);
+    cleanups.push(async () => void (await dm.stop('SIGKILL')));
+    const diag = () => `notify log: ${JSON.stringify(notifyLines(d.dir))}\nnotify-send: ${JSON.stringify(calls(nsLog))}\n${dm.diag()}`;
+    await until('both panes attached', async () => (await dm.get<Array<{ alive: boolean }>>('/api/panes')).filter((p) => p.alive).length === 2, diag);
+    tmux.type(a, 'sleep 4');
+    tmux.type(b, 'sleep 4');
+    await until('both DONEs grouped', async () => notifyLines(d.dir).filter((l) => l.state === 'DONE' && l.reason === 'grouped').length === 2, diag, 30_000);
+    await until('the group sent', async () => calls(nsLog).length > 0, diag, 15_000);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(calls(nsLog)).toHaveLength(1);
+    const [title, body] = calls(nsLog)[0]!.slice(-2);
+    expect(title).toMatch(/^2 panes are done: (api:0\.0, web:0\.0|web:0\.0, api:0\.0)$/);
+    expect(body!.split('\n').sort()).toEqual([expect.stringMatching(/^shell · api:0\.0 finished, exit code unknown \(\ds\) · sleep 4$/), expect.stringMatching(/^shell · web:0\.0 finished, exit code unknown \(\ds\) · sleep 4$/)]);
+  }, 120_000);
 });
