@@ -13,6 +13,7 @@ export function commandChannel(command: string, kinds: readonly string[], timeou
   return {
     name: 'command',
     detail: command,
+    noRetry: true,
     send: (n) => {
       if (wanted.size && !wanted.has(n.kind)) return Promise.resolve();
       return new Promise((resolve, reject) => {

@@ -107,7 +107,7 @@ export class Delivery {
     h.lastError = describeError(err);
     this.o.count(`notify.error.${ch.name}`);
     const unconfirmed = (err as { unconfirmed?: boolean })?.unconfirmed === true;
-    const again = !unconfirmed && !this.closed && (n.urgent ? matters() : tried < this.o.retries);
+    const again = !unconfirmed && !ch.noRetry && !this.closed && (n.urgent ? matters() : tried < this.o.retries);
     if (unconfirmed) {
       h.unconfirmed++;
       this.o.count(`notify.unconfirmed.${ch.name}`);

@@ -12,6 +12,8 @@ export const DESKTOP_TIMEOUT_MS = 5_000;
 /** notify-send with an action waits for the click; after this long nobody will click it any more (its
  * notification stays; only the wait ends). Bounds the processes kept: at most one per pane. */
 export const ACTION_WAIT_MS = 30 * 60_000;
+/** notify-send processes kept waiting for a click, at most (one per pane; the oldest wait ends first). */
+export const MAX_WAITING = 16;
 /** Asking notify-send what it can do, once at start. */
 const HELP_TIMEOUT_MS = 2_000;
 /** Shown as the sending application where the notification daemon displays one. */
@@ -102,7 +104,8 @@ class NotifySend implements NotifyChannel {
   ) {}
 
   get detail(): string {
-    return `${this.bin}${this.caps.printId ? '' : ' (old notify-send: no replace or withdraw)'}${this.caps.action ? '' : ' (no action buttons)'}`;
+    const lacks = [...(this.caps.printId ? [] : ['replace', 'withdraw']), ...(this.caps.action ? [] : ['jump button'])];
+    return lacks.length ? `${this.bin}, an older notify-send: no ${lacks.join(', ')}` : this.bin;
   }
 
   send(n: Notification): Promise<void> {
@@ -172,6 +175,8 @@ class NotifySend implements NotifyChannel {
 
   private wait(key: string, child: ChildProcess): void {
     this.waiting.set(key, child);
+    // Map order is insertion order: the first is the oldest wait.
+    while (this.waiting.size > MAX_WAITING) this.stopWaiting(this.waiting.keys().next().value!);
     const t = setTimeout(() => child.kill('SIGKILL'), this.actionWaitMs);
     t.unref();
     child.on('close', () => clearTimeout(t));

@@ -86,6 +86,8 @@ export interface NotifyChannel {
   detail?: string;
   /** Rejects on failure; the Notifier catches and reports it. */
   send(n: Notification): Promise<void>;
+  /** A failure is final, never tried again: the person's own command (a sound played twice is worse than once). */
+  noRetry?: boolean;
   /** The pane's question was answered: take its notification back, where the channel can. */
   withdraw?(paneId: string, title: string): Promise<void>;
 }

@@ -199,6 +199,19 @@ describe('notify.command (item 8)', () => {
     expect(env).toContain('TS_PROGRAM=claude\n');
     expect(env).toContain('TS_COMMAND=make all; echo "$HOME"\n'); // text in the environment, never run
   });
+
+  it('a failing command is reported once, never run again (retries are for deliveries, not for your script)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ts-cmd-'));
+    dirs.push(dir);
+    const out = join(dir, 'runs');
+    const counts: Record<string, number> = {};
+    const d = new Delivery([commandChannel(`echo run >> '${out}'; exit 1`, [])], { retries: 3, baseMs: 10, count: (k) => void (counts[k] = (counts[k] ?? 0) + 1), onError: () => {} });
+    d.send(notificationFor(EV), () => true); // urgent: a delivery would be retried while the pane asks
+    await until('failed', () => counts['notify.failed'] === 1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(readFileSync(out, 'utf8')).toBe('run\n');
+    expect(d.report()[0]).toMatchObject({ name: 'command', status: 'failing', failed: 1, lastError: expect.stringContaining('notify.command failed') });
+  });
 });
 
 export type { Notification };
