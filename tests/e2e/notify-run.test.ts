@@ -63,7 +63,7 @@ describe('notifications from run panes', () => {
     // doctor, run where notify-send is NOT on PATH, reports the daemon's channel (found on the daemon's PATH)
     const doc = await runCli([process.execPath, BIN, 'doctor', '--json', '--daemon', dm.url], d.env);
     const checks = (JSON.parse(doc.stdout) as { checks: Array<{ id: string; status: string; detail: string }> }).checks;
-    expect(checks.find((c) => c.id === 'notify.desktop')).toMatchObject({ status: 'ok', detail: `the daemon notifies through desktop (${join(d.dir, 'bin', 'notify-send')} , an older notify-send: no replace, withdraw, jump button): 1 delivered, 0 failed` });
+    expect(checks.find((c) => c.id === 'notify.desktop')).toMatchObject({ status: 'ok', detail: `the daemon notifies through desktop (${join(d.dir, 'bin', 'notify-send')}, an older notify-send: no replace, withdraw, jump button): 1 delivered, 0 failed` });
     expect(checks.find((c) => c.id === 'notify')).toBeUndefined();
   }, 90_000);
 
