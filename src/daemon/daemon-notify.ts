@@ -50,7 +50,14 @@ export class DaemonNotify {
       onLater: (ev, reason) => o.log.info({ kind: 'notify', pane: ev.paneId, state: ev.kind, sent: reason === 'sent', reason, held: true }, 'held notification'),
       link: (paneId) => (this.base ? `${this.base}/${paneId ? `#pane=${encodeURIComponent(paneId)}` : ''}` : undefined),
     });
-    this.facts = new NotifyFacts(() => o.cfg.thresholds.stall_after_s);
+    const patterns = o.cfg.patterns as unknown as Record<string, { interrupted?: RegExp[]; footer_interrupted?: RegExp } | undefined>;
+    this.facts = new NotifyFacts(
+      () => o.cfg.thresholds.stall_after_s,
+      (program) => {
+        const p = patterns[program];
+        return [...(p?.interrupted ?? []), ...(p?.footer_interrupted ? [p.footer_interrupted] : [])];
+      },
+    );
   }
 
   /** The daemon listens at `url`: links in notifications point there unless notify.dashboard_url says otherwise. */

@@ -8,6 +8,9 @@ import { redactText } from './redact.js';
 
 /** Rows of the screen kept with the event: the dialog above a question, the echo above a prompt. */
 const EDGE_ROWS = 24;
+/** Rows above the end searched for the program's own "interrupted" notice (Codex's "■ Conversation interrupted",
+ * above its input box and footer): an older turn's notice is further up. */
+const INTERRUPT_ROWS = 8;
 /** A prompt in front of the command on a turn's first row (`$ `, `user@host:~/x$ `, `❯ `). */
 const PROMPT_PREFIX = /^.*?[$#%❯›>] +(?=\S)/;
 
@@ -24,11 +27,25 @@ export function typedOnScreen(edge: readonly string[], name: string): string | n
   return null;
 }
 
+/** The program's "interrupted" notice below the turn's prompt (or in the last rows when the prompt is unknown). */
+export function saysInterrupted(edge: readonly string[], prompt: string | null, patterns: readonly RegExp[]): boolean {
+  if (!patterns.length) return false;
+  let from = Math.max(0, edge.length - INTERRUPT_ROWS);
+  const needle = prompt?.slice(0, 40);
+  if (needle) for (let i = edge.length - 1; i >= 0; i--) if (edge[i]!.includes(needle)) { from = i + 1; break; }
+  return edge.slice(from).some((row) => patterns.some((re) => re.test(row.trim()) || re.test(row)));
+}
+
 export class NotifyFacts {
   /** pane → the line its current turn started with (tmux's `$ make test`, `job.started`'s `sleep`). */
   private readonly turnLine = new Map<string, string>();
 
-  constructor(private readonly stallAfterS: () => number) {}
+  /** `interrupted`: a program's patterns for its own word that the person interrupted the turn (config
+   * patterns.<program>.interrupted). */
+  constructor(
+    private readonly stallAfterS: () => number,
+    private readonly interrupted: (program: string) => readonly RegExp[] = () => [],
+  ) {}
 
   /** Every transition: a turn's start remembers what it ran. */
   note(paneId: string, rec: TransitionRecord): void {
@@ -53,6 +70,7 @@ export class NotifyFacts {
       exitCodeUnknown: view.exitCodeUnknown === true && rec.to === 'DONE',
       edge: view.edge.slice(-EDGE_ROWS),
       interruptKeyAt: pane.interruptKeyAt,
+      interruptedOnScreen: (rec.to === 'DONE' || rec.to === 'FAILED') && saysInterrupted(view.edge, typed ?? null, this.interrupted(pane.record.program)),
       silentS: rec.stalled ? this.stallAfterS() : null,
       cwd: pane.cwd() ?? null,
     };

@@ -45,7 +45,7 @@ export function notNews(ev: NotifyEvent, before: { rule: string; program: string
 
 export function ownInterrupt(ev: NotifyEvent): boolean {
   const f = ev.facts ?? {};
-  if (INTERRUPT_RULE.test(ev.rule)) return true;
+  if (INTERRUPT_RULE.test(ev.rule) || f.interruptedOnScreen) return true;
   const keyed = f.interruptKeyAt != null && ev.at - f.interruptKeyAt <= OWN_KEY_WINDOW_MS && ev.at >= f.interruptKeyAt - 1000;
   const lineExit = /^exit (\d+)\b/.exec(ev.line.trim());
   const exit = f.exitCode ?? (lineExit ? Number(lineExit[1]) : null);

@@ -41,6 +41,8 @@ export interface PaneFacts {
   edge?: string[];
   /** Epoch ms of the last interrupt key (Ctrl-C, Esc) the person typed into the pane, when keys are seen. */
   interruptKeyAt?: number | null;
+  /** The program's own notice that the person interrupted this turn is on screen ("Conversation interrupted"). */
+  interruptedOnScreen?: boolean;
   /** Seconds without output, for STALLED. */
   silentS?: number | null;
   /** The pane's working folder, when known (a name the person recognises next to a tmux target). */

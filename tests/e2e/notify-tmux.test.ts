@@ -11,7 +11,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/build.js';
-import { BASH, pythonMissing, TestTmux, tmuxMissing } from '../helpers/tmux-server.js';
+import { BASH, playback, pythonMissing, TestTmux, tmuxMissing } from '../helpers/tmux-server.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { daemonDirs, DaemonProcess, until } from './daemon-harness.js';
 
 const missing = tmuxMissing();
@@ -183,5 +185,32 @@ describe.skipIf(missing !== null || noPython)('notifications from real tmux pane
     const [title, body] = calls(nsLog)[0]!.slice(-2);
     expect(title).toMatch(/^2 panes are done: (api:0\.0, web:0\.0|web:0\.0, api:0\.0)$/);
     expect(body!.split('\n').sort()).toEqual([expect.stringMatching(/^shell · api:0\.0 finished, exit code unknown \(\ds\) · sleep 4$/), expect.stringMatching(/^shell · web:0\.0 finished, exit code unknown \(\ds\) · sleep 4$/)]);
+  }, 120_000);
+
+  it("an agent the person interrupted (Esc) pings nobody: Claude's, Codex's and Gemini's own notices, played in tmux", async () => {
+    const d = daemonDirs();
+    cleanups.push(() => d.cleanup());
+    const nsLog = join(d.dir, 'notify-send.log');
+    recordingNotifySend(join(d.dir, 'bin'), nsLog);
+    const env = { ...d.env, PATH: `${join(d.dir, 'bin')}:${d.env['PATH']}` };
+    const cfgDir = join(d.dir, 'config', 'termsupervisor');
+    mkdirSync(cfgDir, { recursive: true });
+    writeFileSync(join(cfgDir, 'config.json'), JSON.stringify({ notify: { group_s: 0 } }));
+    const dir = mkdtempSync(join(tmpdir(), 'ts-notify-play-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const tmux = new TestTmux(env);
+    cleanups.push(() => tmux.kill(true));
+    const plays = ['claude-interrupt', 'codex-interrupt', 'gemini-interrupt'].map((n) => playback(dir, n));
+    const panes = plays.map((p) => tmux.newSession(p.name, p.command, p.cast.header.width, p.cast.header.height));
+    const dm = await DaemonProcess.start({ ...d, env }, ['--tmux-socket', tmux.socket]);
+    cleanups.push(async () => void (await dm.stop('SIGKILL')));
+    const diag = () => `notify log: ${JSON.stringify(notifyLines(d.dir))}\nnotify-send: ${JSON.stringify(calls(nsLog))}\n${dm.diag()}`;
+    await until('the players attached', async () => (await dm.get<Array<{ alive: boolean }>>('/api/panes')).filter((p) => p.alive).length === 3, diag);
+    for (const p of panes) tmux.keys(p, 'Enter');
+    const longest = Math.max(...plays.map((p) => p.duration));
+    await until('three interrupted turns handled', async () => notifyLines(d.dir).filter((l) => l.state === 'DONE').length >= 3, diag, (longest + 30) * 1000);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(notifyLines(d.dir).map((l) => `${l.state} ${l.rule} ${l.reason}`).sort()).toEqual(['DONE claude.interrupted own_interrupt', 'DONE gemini.cancelled own_interrupt', 'DONE osc7501.idle own_interrupt']);
+    expect(calls(nsLog)).toEqual([]);
   }, 120_000);
 });
