@@ -178,7 +178,7 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
   registry.tasks = tasks;
   const peerSpecs = o.peers ?? resolvePeers(o.cfg.peers, { peers: [], tokenFiles: [] });
   const peers = peerSpecs.length
-    ? new PeerPanes(peerSpecs, { store, log: o.log, emit: (m) => registry.broadcast(m), notify: (ev) => registry.notifyTask(ev) })
+    ? new PeerPanes(peerSpecs, { store, log: o.log, emit: (m) => registry.broadcast(m), notify: (ev) => registry.notifyTask(ev), noteState: (id, to, rule, program) => notify.notifier.noteState(id, to, rule, program) })
     : null;
   if (peers) registry.peers = peers;
   publishHealth = (history) => registry.broadcast({ type: 'history', history });
