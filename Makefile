@@ -59,6 +59,8 @@ test: build
 	  fi; \
 	done
 	@# The iTerm2 bridge's own tests: Python 3's unittest with fakes of iterm2 and the daemon, nothing to install.
+	@# (npm test also runs the conformance test with the REAL iterm2 library when ITERM2_LIBRARY_PATH names it or
+	@# python3 imports it; otherwise it prints that it SKIPPED. docs/iterm2-bridge.md#tests)
 	@if command -v python3 >/dev/null; then python3 -m unittest discover -s bridge/tests; \
 	  else echo "termsupervisor: WARNING: python3 is missing: the iTerm2 bridge tests will be SKIPPED"; fi
 	npm test --silent

@@ -7,6 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    // Vitest 4: one worker per core of the 2-core CI machine (poolOptions.forks.maxForks before 4).
+    maxWorkers: 2,
   },
 });

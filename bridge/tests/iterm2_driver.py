@@ -54,9 +54,9 @@ async def apply(it, cmd):
         iterm.set_variable(sid, cmd["name"], cmd["value"])
     elif op == "focus":
         await watched(it, "focus")
-        kind = dict(cmd["update"])
-        if "window_changed" in kind:
-            kind["window_changed"] = tuple(kind["window_changed"])
+        kind = dict(cmd["update"])  # one of application_active, window ([id, status]), selected_tab, session
+        if "window" in kind:
+            kind["window"] = tuple(kind["window"])
         iterm.focus(**kind)
     elif op == "new_session":
         await watched(it, "new_session")
@@ -66,15 +66,15 @@ async def apply(it, cmd):
         iterm.terminate(sid)
     elif op == "drop":
         iterm.drop()
+    elif op == "restart":
+        iterm.restart()
     else:
         raise ValueError(f"unknown op {op}")
 
 
 def report_typing(session):
-    async def async_send_text(text, suppress_broadcast=False):
-        report(event="sent_text", session=session.session_id, text=text, suppress_broadcast=suppress_broadcast)
-
-    session.async_send_text = async_send_text
+    session.on_text = lambda text, suppress_broadcast: report(
+        event="sent_text", session=session.session_id, text=text, suppress_broadcast=suppress_broadcast)
 
 
 async def commands(it):
@@ -100,15 +100,15 @@ def main():
     for window, sessions in json.loads(sys.argv[1]).items():
         for s in it.iterm.add_window(window, *[tuple(x) for x in sessions]):
             report_typing(s)
-    runner = it.run_until_complete
+    async_create = it.Connection.async_create
     started = []
 
-    def run_until_complete(coro, retry=False):
+    async def async_create_and_read_commands():
         if not started:  # the script reader lives in the bridge's own loop, from the first connection on
-            started.append(asyncio.get_event_loop().create_task(commands(it)))
-        runner(coro, retry)
+            started.append(asyncio.get_running_loop().create_task(commands(it)))
+        return await async_create()
 
-    it.run_until_complete = run_until_complete
+    it.Connection.async_create = async_create_and_read_commands
     sys.exit(iterm2_bridge.run(it))
 
 

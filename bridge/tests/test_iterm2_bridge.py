@@ -17,7 +17,7 @@ class BridgeCase(unittest.IsolatedAsyncioTestCase):
         self.iterm.add_window("w1", ("S1", "zsh", 80, 24))
         self.iterm.session("S1").variables.update(jobName="zsh", jobPid=100, commandLine="-zsh", tty="/dev/ttys001", terminalWindowName="~")
         self.bridge = ItermBridge(self.it, self.sent)
-        self.task = asyncio.ensure_future(self.bridge.run(self.it.connection))
+        self.task = asyncio.ensure_future(self.bridge.run(await self.it.Connection.async_create()))
         await self.iterm.until_subscribed("screen", "S1")
         await self.iterm.until_subscribed("focus")
         await self.iterm.until_subscribed("keys", "S1")
@@ -47,16 +47,20 @@ class SessionsAndScreens(BridgeCase):
         count = len(self.sent.of("screen"))
         self.iterm.show("S1", ["$ make", "compiling"] + [""] * 22, (9, 1), first_line=500)
         self.iterm.layout_changed()  # something else, so the test knows the bridge has read the repeat
-        await until(lambda: self.iterm.app.refreshes >= 2, "the layout re-read")
+        await until(lambda: self.iterm.refreshes >= 2, "the layout re-read")
         self.assertEqual(len(self.sent.of("screen")), count)
 
     async def test_the_last_change_of_a_burst_is_read_even_when_its_notification_was_dropped(self):
+        final = ["$ make", "done", "$ "] + [""] * 21
+        # screen.py: a change notified while the streamer fetches the previous screen finds nobody awaiting: dropped.
+        self.iterm.during_fetch.append(lambda: self.iterm.show("S1", final, (2, 2)))
         self.iterm.show("S1", ["$ make"] + [""] * 23, (6, 0))
-        self.iterm.show("S1", ["$ make", "done", "$ "] + [""] * 21, (2, 2), notify=False)
         for _ in range(500):  # the settle re-read comes SCREEN_SETTLE_S after the last notified change
             if self.sent.of("screen") and self.sent.of("screen")[-1]["rows"][1] == "done":
                 break
             await asyncio.sleep(0.01)
+        self.assertEqual(self.iterm.dropped_screen_updates, 1)
+        self.assertEqual(self.sent.of("screen")[-1]["rows"], final)
         self.assertEqual(self.sent.of("screen")[-1]["cursor"], {"x": 2, "y": 2})
 
     async def test_caps_rows_and_row_length(self):
@@ -81,6 +85,19 @@ class SessionsAndScreens(BridgeCase):
         await until(lambda: len(self.sent.of("sessions")) >= 3, "the list without S1")
         self.assertEqual([s["session"] for s in self.sent.of("sessions")[-1]["sessions"]], ["S2"])
         await until(lambda: not self.iterm.subscribed("screen", "S1"), "S1's watches to stop")
+
+    async def test_a_pane_hidden_by_a_maximised_one_stays_listed(self):
+        self.iterm.new_session("w1", "S2", "claude")
+        await until(lambda: len(self.sent.of("sessions")) >= 2, "the list with S2")
+        self.iterm.windows[0].tabs[0].sessions.append(self.iterm.windows[0].tabs[1].sessions.pop())
+        self.iterm.windows[0].tabs.pop()
+        before = self.iterm.refreshes
+        self.iterm.maximize("S1")  # tab.py: S2 is now in minimized_sessions, not tab.sessions
+        # The App's own handler and the bridge's re-read both refresh; then the bridge lists what it found.
+        await until(lambda: self.iterm.refreshes >= before + 2, "the layout re-read")
+        for _ in range(20):
+            await asyncio.sleep(0)
+        self.assertEqual([s["session"] for s in self.sent.of("sessions")[-1]["sessions"]], ["S1", "S2"])
 
     async def test_iterm2_going_away_lists_no_sessions_and_ends_the_run(self):
         self.iterm.drop()
@@ -116,6 +133,12 @@ class PromptsKeysVariables(BridgeCase):
         await until(lambda: len(self.sent.of("key")) == 4, "four keys")
         self.assertEqual([m["key"] for m in self.sent.of("key")], ["enter", "escape", "interrupt", "enter"])
 
+    async def test_a_key_code_the_library_does_not_name_is_no_key_and_the_watch_goes_on(self):
+        self.iterm.key("S1", Keystroke("\x03", 0x7F, [1]))  # keyboard.py: Keycode(0x7F) raises ValueError
+        self.iterm.key("S1", Keystroke("\r", self.it.Keycode.RETURN))
+        await until(lambda: self.sent.of("key"), "a key")
+        self.assertEqual([m["key"] for m in self.sent.of("key")], ["interrupt", "enter"])
+
     async def test_variables_are_sent_at_start_then_on_change_only(self):
         await until(lambda: len(self.sent.of("variable")) == 5, "the five variables")
         self.assertEqual({m["name"]: m["value"] for m in self.sent.of("variable")},
@@ -139,7 +162,7 @@ class PromptsKeysVariables(BridgeCase):
         it.iterm.prompt_modes_supported = False
         it.iterm.add_window("w1", ("S1", "zsh"))
         sent = support.Sent()
-        task = asyncio.ensure_future(ItermBridge(it, sent).run(it.connection))
+        task = asyncio.ensure_future(ItermBridge(it, sent).run(await it.Connection.async_create()))
         await it.iterm.until_subscribed("prompt", "S1")
         it.iterm.prompt("S1", it.PromptMonitor.Mode.PROMPT)
         await until(lambda: sent.of("prompt"), "a prompt")
@@ -158,23 +181,40 @@ class Focus(BridgeCase):
         await self.iterm.until_subscribed("screen", "S2")
 
     async def test_looking_at_another_session_is_sent_once(self):
-        became_key = self.it.FocusUpdateWindowChanged.TERMINAL_WINDOW_BECAME_KEY
-        resigned = self.it.FocusUpdateWindowChanged.TERMINAL_WINDOW_RESIGNED_KEY
-        self.iterm.focus(window_changed=("w1", resigned))
-        self.iterm.focus(window_changed=("w2", became_key))
-        self.iterm.focus(active_session_changed="S2")  # the same session again: nothing new
-        self.iterm.focus(active_session_changed="S1")
+        # api.proto WindowStatus: 0 became key, 2 resigned key (the library gives them as a Reason enum member).
+        self.iterm.focus(window=("w1", 2))
+        self.iterm.focus(window=("w2", 0))
+        self.iterm.focus(session="S2")  # the same session again: nothing new
+        self.iterm.focus(session="S1")
         await until(lambda: len(self.sent.of("focus")) == 2, "two focus messages")
         self.assertEqual([m["session"] for m in self.sent.of("focus")], ["S2", "S1"])
 
     async def test_nothing_is_looked_at_while_iterm2_is_in_the_background(self):
         self.iterm.focus(application_active=False)
-        self.iterm.focus(active_session_changed="S2")
+        self.iterm.focus(session="S2")
         self.iterm.focus(application_active=True)  # back to iTerm2: its current session (S1) is looked at again
         await until(lambda: self.sent.of("focus"), "a focus message")
-        self.iterm.focus(selected_tab_changed="tab-w2")
+        self.iterm.focus(selected_tab="tab-w2")
         await until(lambda: len(self.sent.of("focus")) == 2, "two focus messages")
         self.assertEqual([m["session"] for m in self.sent.of("focus")], ["S1", "S2"])
+
+
+class FocusUnknownAtFirst(unittest.IsolatedAsyncioTestCase):
+    async def test_before_iterm2_says_what_has_focus_nothing_is_taken_as_looked_at(self):
+        it = FakeIterm2()
+        it.iterm.add_window("w1", ("S1", "zsh"))
+        it.iterm.answers_focus = False  # app.py: app_active and the current window are None until focus info
+        sent = support.Sent()
+        bridge = ItermBridge(it, sent)
+        task = asyncio.ensure_future(bridge.run(await it.Connection.async_create()))
+        await it.iterm.until_subscribed("focus")
+        self.assertIsNone(it.App.instance.app_active)
+        self.assertIsNone(bridge.focused)
+        it.iterm.focus(session="S1")  # the first focus news: S1 is the active session of its tab
+        await until(lambda: sent.of("focus"), "a focus message")
+        self.assertEqual(sent.of("focus"), [{"type": "focus", "session": "S1"}])
+        it.iterm.drop()
+        await task
 
 
 class SendText(BridgeCase):
@@ -191,12 +231,12 @@ class Activate(BridgeCase):
     async def test_selects_the_tab_brings_the_window_and_the_app_to_the_front(self):
         await self.bridge.activate("S1")
         self.assertEqual(self.iterm.session("S1").activated, [{"select_tab": True, "order_window_front": True}])
-        self.assertEqual(self.iterm.app.activations, [{"raise_all_windows": False, "ignoring_other_apps": True}])
+        self.assertEqual(self.iterm.activations, [{"raise_all_windows": False, "ignoring_other_apps": True}])
 
     async def test_an_unknown_session_is_an_error(self):
         with self.assertRaises(LookupError):
             await self.bridge.activate("nope")
-        self.assertEqual(self.iterm.app.activations, [])
+        self.assertEqual(self.iterm.activations, [])
 
 
 class Replay(BridgeCase):

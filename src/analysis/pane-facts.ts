@@ -217,7 +217,7 @@ export abstract class PaneFacts implements Tier1Host {
   armAnchor(t: number): void {
     this.turnSeen = true;
     const cls = this.snap ? this.reclassify(t) : null;
-    this.anchor = { t, hash: this.hash, evidence: false, baseline: cls ? this.signature(cls) : '', moved: false, row: this.snap ? this.snap.baseY + this.snap.cursorY : undefined };
+    this.anchor = { t, hash: this.hash, evidence: null, baseline: cls ? this.signature(cls) : '', moved: false, row: this.snap ? this.snap.baseY + this.snap.cursorY : undefined };
   }
 
   /** A job's start as the turn's anchor. The shell has usually moved the cursor past the command line already (to
@@ -366,7 +366,7 @@ export abstract class PaneFacts implements Tier1Host {
     if (target !== this.state) this.setState(target);
   }
 
-  suppress(t: number, type: SignalType, tier: Tier, rule: string, reason: string): void {
-    this.ledger.suppress(t, type, tier, rule, reason);
+  suppress(t: number, type: SignalType, tier: Tier, rule: string, reason: string, step?: string): void {
+    this.ledger.suppress(t, type, tier, rule, reason, step);
   }
 }

@@ -147,14 +147,15 @@ export abstract class PaneInputs extends PaneFacts {
       // the key and its echo the same millisecond). On a full-screen program's screen only its own animation is
       // work: a redraw answering a key (Enter in an editor, a late one after Esc) is not.
       const answer = ch.snapshot.altScreen && this.readsFullscreen() && this.fullscreenMode(ch.t) !== 'animating';
-      if (!this.genericTui(ch.snapshot) && openAnchor(this.anchor) && ch.hash !== this.anchor.hash && !answer) this.anchor.evidence = true;
+      if (!this.genericTui(ch.snapshot) && openAnchor(this.anchor) && ch.hash !== this.anchor.hash && !answer) this.anchor.evidence = 'screen_moved';
     }
     // The generic tier reading an agent's TUI takes any frame the program drew by itself after the prompt (not a
     // key's answer) as the turn's work, a spinner's frame too (which `meaningful` folds away).
     if (this.genericTui(ch.snapshot) && openAnchor(this.anchor)) {
       // ...and the prompt taken into its transcript (the input cleared, the words now a message): a turn began,
       // though it may draw nothing more until its answer.
-      if ((ch.selfDriven && (rows === undefined || rows.length > 0)) || this.reader.promptTaken(ch.snapshot.lines)) this.anchor.evidence = true;
+      if (ch.selfDriven && (rows === undefined || rows.length > 0)) this.anchor.evidence = 'own_frames';
+      else if (this.reader.promptTaken(ch.snapshot.lines)) this.anchor.evidence = 'prompt_taken';
     }
     this.reader.pruneAnswered(ch.snapshot.lines);
     // The program redrew after the person's answer: the question's rows as they stood then ask nothing any more.
@@ -207,7 +208,7 @@ export abstract class PaneInputs extends PaneFacts {
       this.suppress(ch.t, 'run', 3, UNSEEN_RULE, 'shell_integration');
       return out;
     }
-    this.anchor = { t: ch.t, hash: ch.hash, evidence: true, baseline: '', moved: true, row: ran.row };
+    this.anchor = { t: ch.t, hash: ch.hash, evidence: 'unseen_command', baseline: '', moved: true, row: ran.row };
     this.emit(out, ch.t, 'run', 3, UNSEEN_RULE, ran.line);
     return out;
   }

@@ -21,10 +21,10 @@ export class SignalLedger {
     return this.lastFired.get(type) ?? -Infinity;
   }
 
-  suppress(t: number, type: SignalType, tier: Tier, rule: string, reason: string): void {
+  suppress(t: number, type: SignalType, tier: Tier, rule: string, reason: string, step?: string): void {
     this.count(`suppressed.tier${tier}.${type}.${reason}`);
     if (this.suppressed.length >= SUPPRESSED_KEPT) this.suppressed.shift();
-    this.suppressed.push({ t, type, tier, rule, reason });
+    this.suppressed.push(step ? { t, type, tier, rule, reason, step } : { t, type, tier, rule, reason });
   }
 
   count(key: string): void {

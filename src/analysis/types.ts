@@ -34,6 +34,8 @@ export interface Signal {
   tier: Tier;
   rule: string;
   line: string;
+  /** The turn's phase and the rule of turn-rules.ts that spoke (`working/turn.ready_held`), when one did. */
+  step?: string;
 }
 
 /** A signal that was decided but not sent, with the reason (for counters and `make loghook`). */
@@ -43,6 +45,8 @@ export interface Suppressed {
   tier: Tier;
   rule: string;
   reason: string;
+  /** As Signal.step. */
+  step?: string;
 }
 
 /** The at-rest/working state the analyzer needs from the machine to decide what a verdict means. */

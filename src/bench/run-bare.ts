@@ -17,6 +17,7 @@ import { WritePump } from '../screen/write-pump.js';
 import { ParseBudget } from '../screen/parse-budget.js';
 import { MAX_MERGED_CHARS, SAME_FRAME_S } from '../attach/replay-source.js';
 import type { Workload } from './workload.js';
+import { xtermInternals } from '../screen/xterm-internals.js';
 
 const { Terminal } = xtermHeadless;
 /** A resize event's payload, as ReplaySource reads it. */
@@ -31,8 +32,8 @@ export async function runBare(w: Workload, feed: BareFeed = 'queued'): Promise<v
 async function parseBare(cast: Cast, feed: BareFeed): Promise<void> {
   const term: XTerminal = new Terminal({ cols: cast.header.width, rows: cast.header.height, scrollback: SCREEN_SCROLLBACK_LINES, allowProposedApi: true });
   // The switch a pane's screen throws (PaneScreen.parseAtOnce).
-  const userInput = (term as unknown as { _core: { _writeBuffer: { handleUserInput(): void } } })._core._writeBuffer;
-  const pump = feed === 'immediate' ? new WritePump(term, () => userInput.handleUserInput(), new ParseBudget()) : null;
+  const userInput = xtermInternals(term).userInput;
+  const pump = feed === 'immediate' ? new WritePump(term, () => (userInput ? userInput.handleUserInput() : term.input('', true)), new ParseBudget()) : null;
   let pending = 0;
   let resume: (() => void) | null = null;
   const events = cast.events;

@@ -18,6 +18,9 @@ import { playIntoFifos } from './fifo-player.js';
 import { loadCorpus } from './corpus.js';
 import { cpuSeconds, CpuWindow, memoryKb, startDaemonProcess, type DaemonProcess } from './daemon-proc.js';
 
+/** Daemon CPU with the tmux panes silent, % of one core (issue 30: a silent pane costs nothing but memory). */
+const TMUX_IDLE_TARGET_PCT = 0.5;
+
 export const TMUX_VALUE_OPTIONS = ['tmux-panes', 'tmux-idle-seconds'];
 export const TMUX_USAGE = `  --only tmux: a daemon watching a private tmux server: idle CPU, then recordings streamed through panes
   --tmux-panes N  panes (default 50)   --tmux-idle-seconds N  idle window (default 30, after a 10 s settle)`;
@@ -193,7 +196,7 @@ async function streamPhase(o: TmuxBenchOptions, progress: (msg: string) => void)
 export function tmuxLines(r: TmuxBenchResult): string {
   const lines = [
     `tmux: a daemon watching ${r.panes} tmux panes in ${r.sessions} sessions (one control client per session)`,
-    `  idle   ${r.idle.seconds} s: daemon ${r.idle.cpuPct}% of one core (target < 1%), ${r.idle.wakeupsPerS} wakeups/s, RSS ${r.idle.rssMb} MB; tmux server ${r.idle.tmuxCpuPct}%`,
+    `  idle   ${r.idle.seconds} s: daemon ${r.idle.cpuPct}% of one core (target < ${TMUX_IDLE_TARGET_PCT}%), ${r.idle.wakeupsPerS} wakeups/s, RSS ${r.idle.rssMb} MB; tmux server ${r.idle.tmuxCpuPct}%`,
     `  stream ${r.stream.seconds} s: daemon ${r.stream.cpuPct}% of one core, peak RSS ${r.stream.rssMb} MB; states equal to replay in ${r.stream.matched}/${r.stream.total} panes`,
   ];
   for (const m of r.stream.mismatches) lines.push(`    ${m.pane} ${m.recording}: replay ${m.want.join(' ') || '(none)'} | tmux ${m.got.join(' ') || '(none)'}`);
@@ -207,7 +210,7 @@ export function tmuxJson(r: TmuxBenchResult): Record<string, number | boolean> {
     tmux_idle_wakeups_per_s: r.idle.wakeupsPerS,
     tmux_idle_rss_mb: r.idle.rssMb,
     tmux_server_idle_cpu_pct: r.idle.tmuxCpuPct,
-    tmux_idle_meets_target: r.idle.cpuPct < 1,
+    tmux_idle_meets_target: r.idle.cpuPct < TMUX_IDLE_TARGET_PCT,
     tmux_stream_cpu_pct: r.stream.cpuPct,
     tmux_stream_peak_rss_mb: r.stream.rssMb,
     tmux_stream_states_matched: r.stream.matched,

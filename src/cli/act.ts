@@ -65,6 +65,7 @@ examples:
 
 Jumps to the pane: a tmux pane is selected in your attached tmux client (switching session if needed), an iTerm2
 session is activated; a \`run\` pane cannot be shown from here, so where it runs is printed (host, tty, pid).
+\`focus --next\` jumps to the next pane that needs you, in urgency order (termsupervisor focus --next --help).
 ${COMMON}
 example:
   termsupervisor focus work:0.1`,

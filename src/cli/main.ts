@@ -44,6 +44,10 @@ commands:
   ack PANE|--all [--json]
                       acknowledge a pane (or every pane that needs you): it goes back to IDLE
   focus PANE [--json] jump to a pane (tmux, iTerm2), or say where a \`run\` pane runs
+  focus --next [--display]
+                      jump to the next pane that needs you (urgency order); pressed again, the one after
+  name PANE NAME      name a pane (tmux panes keep it in tmux; by default a named tmux window names its panes)
+  tmux snippet        the tmux lines that show the states in the status line and window list (docs/tmux.md)
                       these act only on the screen they read: exit 3 when the pane changed meanwhile
   doctor [--json]     check the set-up (daemon, token, tmux, iTerm2, hooks, shell integration, notifications,
                       database, config), each with a fix; exit 1 if a check fails
@@ -100,7 +104,12 @@ export async function main(argv: string[]): Promise<number> {
       case 'interrupt':
       case 'ack':
       case 'focus':
+        if (cmd === 'focus' && rest.includes('--next')) return await (await import('./commands/focus-next.js')).focusNextCommand(rest);
         return await (await import('./act.js')).actCommand(cmd, rest);
+      case 'name':
+        return await (await import('./commands/name.js')).nameCommand(rest);
+      case 'tmux':
+        return (await import('./commands/tmux.js')).tmuxCommand(rest);
       case 'hook':
         return await (await import('./hook.js')).hookCommand(rest);
       case 'task':

@@ -50,6 +50,8 @@ export function jsonl(tr: Transition) {
     line: tr.line,
     started_at: Number(tr.startedAt.toFixed(3)),
     stalled: tr.stalled,
+    // The turn's phase and rule that decided it (docs/architecture.md, "How a decision is reached").
+    ...(tr.step ? { step: tr.step } : {}),
   };
 }
 

@@ -7,13 +7,15 @@ import { colorMode, painter, STATE_COLOR, type Paint } from './colors.js';
 import { DAEMON_OPTION_HELP, daemonJson, daemonTarget } from './daemon-client.js';
 import { printable, printableJson } from './printable.js';
 
-export const STATUS_USAGE = `usage: termsupervisor status [--json] [--all] [--no-color] [--daemon URL]
+export const STATUS_USAGE = `usage: termsupervisor status [--json] [--all] [--no-color] [--format tmux] [--daemon URL]
 
 One line per attached pane: state, for how long, name and id, program, "needs you", and why (rule: screen line).
 Panes of other machines (remote tmux over SSH, peer daemons) are grouped under their host's name.
   --json      the panes as a JSON array (GET /api/panes objects)
   --all       closed panes from history too
   --no-color  plain text (also when NO_COLOR is set or the output is not a terminal)
+  --format tmux  one line for tmux's status-right (#(termsupervisor status --format tmux)): what needs you,
+                 coloured with tmux's #[fg=…]; the options the daemon sets need no command (docs/tmux.md)
 ${DAEMON_OPTION_HELP}
 Exit status: 0, or 1 when no daemon answers.
 examples:
@@ -21,12 +23,15 @@ examples:
   termsupervisor status --json | jq -r '.[] | select(.needsYou) | .name'`;
 
 export async function statusCommand(argv: string[], out: NodeJS.WriteStream = process.stdout): Promise<number> {
-  const a = parseArgs(argv, { values: ['daemon'], flags: ['help', 'json', 'all', 'no-color'] });
+  const a = parseArgs(argv, { values: ['daemon', 'format'], flags: ['help', 'json', 'all', 'no-color'] });
+  const format = a.options.get('format');
+  if (format !== undefined && format !== 'tmux') throw new UsageError(`--format takes tmux (for status-right's #(…)), got ${JSON.stringify(format)}`);
   if (a.options.has('help')) return void out.write(STATUS_USAGE + '\n'), 0;
   if (a.positional.length) throw new UsageError(`status takes no arguments\n\n${STATUS_USAGE}`);
   const target = daemonTarget(a.options.get('daemon'));
   const all = await daemonJson<PaneView[]>(target, '/api/panes');
   const panes = a.options.has('all') ? all : all.filter((p) => p.alive);
+  if (format === 'tmux') return void out.write((await import('./commands/status-tmux.js')).tmuxStatusLine(panes) + '\n'), 0;
   if (a.options.has('json')) return void out.write(printableJson(panes, 2) + '\n'), 0;
   const paint = painter(colorMode(out, a.options.has('no-color')));
   if (panes.length === 0) out.write(`no panes attached to the daemon at ${target.url}: start one with \`termsupervisor run -- <command>\`, or open a tmux pane\n`);

@@ -262,6 +262,8 @@ export interface SshConfig {
 export interface TmuxConfig {
   enabled: boolean;
   sockets: string[];
+  /** Show the panes' states in tmux (user options) and acknowledge what a person's client shows (issue 29). */
+  presence: boolean;
 }
 
 export interface DaemonConfig {

@@ -144,6 +144,7 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
     onClose: (id) => notify.forget(id),
     typingRefusal: (id) => tmux?.typingRefusal(id) ?? null,
     focusDoors: { tmux: (id) => tmux?.focus(id) ?? null, iterm2: (id) => bridges?.activate(id) ?? null },
+    nameDoors: { tmux: (id, name) => tmux?.setName(id, name) ?? Promise.resolve(false), ssh: (id, name) => tmux?.setName(id, name) ?? Promise.resolve(false) },
   });
   const actions = new PaneActions({ registry, store, cfg: o.cfg, enterDelayS: o.cfg.tasks.enter_delay_s, publish: (m) => registry.broadcast(m) });
   registry.actions = actions;
@@ -206,7 +207,7 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
   pruneTimer.unref();
   o.log.info({ kind: 'daemon', event: 'started', url, pid: process.pid, loopback }, 'daemon started');
   const tmuxCfg = { ...o.cfg.tmux, ...o.tmux };
-  tmux = tmuxCfg.enabled || remotes.length ? new TmuxPanes(registry, o.log, { sockets: tmuxCfg.sockets, env, remotes, local: tmuxCfg.enabled, programs: o.cfg.programs }) : null;
+  tmux = tmuxCfg.enabled || remotes.length ? new TmuxPanes(registry, o.log, { sockets: tmuxCfg.sockets, env, remotes, local: tmuxCfg.enabled, programs: o.cfg.programs, presence: o.cfg.tmux.presence }) : null;
   tmux?.start();
   peers?.start();
   const resumed = tasks.resumeAll();

@@ -258,6 +258,7 @@ export class LivePane {
       startedAt: r.startedAt,
       startedAtKept: tr.startedAtKept,
     };
+    if (tr.step) rec.step = tr.step;
     hooks.transition(this, rec, tr);
     for (const turn of this.turns.transition(tr)) {
       if (turn.end === null) this.latestPrompt = turn.prompt;

@@ -109,7 +109,7 @@ export function paneLogger(root: Logger, pane: PaneIdentity): Logger {
 
 export function logTransition(log: Logger, t: TransitionRecord): void {
   log.info(
-    { kind: 'transition', from: t.from, to: t.to, tier: t.tier, rule: t.rule, source: t.source, stalled: t.stalled, kept: t.startedAtKept, line: t.line },
+    { kind: 'transition', from: t.from, to: t.to, tier: t.tier, rule: t.rule, step: t.step, source: t.source, stalled: t.stalled, kept: t.startedAtKept, line: t.line },
     `${t.from} → ${t.to}`,
   );
 }
@@ -117,7 +117,7 @@ export function logTransition(log: Logger, t: TransitionRecord): void {
 export function logSignal(log: Logger, s: Signal): void {
   // Activity (output during a stalled turn) is frequent and only clears the stall: debug.
   const level = s.type === 'activity' ? 'debug' : 'info';
-  log[level]({ kind: 'signal', type: s.type, tier: s.tier, rule: s.rule, t: s.t, line: s.line }, `signal ${s.type}`);
+  log[level]({ kind: 'signal', type: s.type, tier: s.tier, rule: s.rule, step: s.step, t: s.t, line: s.line }, `signal ${s.type}`);
 }
 
 /** A mark ignored as forged or out of order: debug (a hostile stream can hold thousands), for `logs` to explain. */
@@ -134,7 +134,7 @@ function markName(s: IgnoredMark['signal']): string {
 }
 
 export function logSuppressed(log: Logger, s: Suppressed): void {
-  log.info({ kind: 'suppressed', type: s.type, tier: s.tier, rule: s.rule, reason: s.reason, t: s.t }, `suppressed ${s.type}: ${s.reason}`);
+  log.info({ kind: 'suppressed', type: s.type, tier: s.tier, rule: s.rule, reason: s.reason, step: s.step, t: s.t }, `suppressed ${s.type}: ${s.reason}`);
 }
 
 // ---- Enforcement ------------------------------------------------------------------------------------------

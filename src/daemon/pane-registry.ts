@@ -44,6 +44,8 @@ export interface RegistryOptions {
   typingRefusal?: (id: string) => string | null;
   /** How each source shows a pane to the person ("jump"); a `run` pane needs none (it says where it runs). */
   focusDoors?: Partial<Record<AttachKind, FocusDoor>>;
+  /** Sources that keep a pane's name themselves (tmux: a pane option); resolves false when it could not. */
+  nameDoors?: Partial<Record<AttachKind, (id: string, name: string) => Promise<boolean>>>;
 }
 
 export interface OpenPane {
@@ -275,6 +277,31 @@ export class PaneRegistry implements DaemonApi {
     const action = focusAction(pane, outcome, origin, from, Date.now());
     this.recordAction(action);
     return { action, pane, focused: outcome.focused, how: outcome.how };
+  }
+
+  async rename(id: string, name: string): Promise<PaneView | string | null> {
+    const p = this.live.get(id);
+    if (!p) return null;
+    const door = this.opts.nameDoors?.[p.record.attach];
+    if (door) {
+      // The source keeps it (and says it back with its next listing, '' then giving the source's own name).
+      if (!(await door(id, name))) return `the pane's ${p.record.attach} server did not take the name`;
+      if (name) this.renamed(id, name);
+      return this.live.get(id)?.view() ?? null;
+    }
+    if (!name) return 'a name is needed';
+    this.renamed(id, name);
+    return p.view();
+  }
+
+  /** The pane's name changed (named here, or by its source: a tmux window renamed): kept, and shown at once. */
+  renamed(id: string, name: string): void {
+    const p = this.live.get(id);
+    if (!p || p.record.name === name) return;
+    (this.logs.get(id) ?? this.opts.log).info({ kind: 'pane', event: 'renamed', from: p.record.name, name }, 'pane renamed');
+    p.record.name = name;
+    this.opts.store.upsertPane(p.record);
+    this.emit({ type: 'pane', pane: p.view() });
   }
 
   /** A jump kept in the actions history like every action, and published once committed (as transitions are). */

@@ -14,6 +14,8 @@ import { focusTmuxPane } from '../attach/tmux/tmux-focus.js';
 import type { FocusOutcome } from './pane-focus.js';
 import type { ProgramsConfig } from '../config/config.js';
 import { foregroundNames } from '../attach/foreground.js';
+import { TmuxPresence } from './tmux-presence.js';
+import { PANE_NAME_OPTION } from '../attach/tmux/pane-list.js';
 
 export interface TmuxPanesOptions {
   /** Socket names or paths; empty: the default server. */
@@ -28,6 +30,8 @@ export interface TmuxPanesOptions {
   /** With these lists a local pane's foreground job is also known by what the process is (its executable, script,
    * npm package: src/attach/process-identity.ts), read from /proc when tmux reports the job. */
   programs?: ProgramsConfig;
+  /** Show the panes' states in tmux itself and acknowledge what a person's client shows (config tmux.presence). */
+  presence?: boolean;
 }
 
 /** A seed not read within this long releases the pane's held output anyway (a pane closed meanwhile, a stopped
@@ -43,13 +47,15 @@ export class TmuxPanes {
   private readonly typing = new Map<string, boolean>();
 
   private readonly programs: ProgramsConfig | null;
+  /** One per watcher when presence is on (issue 29), in the watchers' order. */
+  private readonly presences: TmuxPresence[] = [];
 
   constructor(private readonly registry: PaneRegistry, private readonly log: Logger, o: TmuxPanesOptions) {
     this.programs = o.programs ?? null;
     const specs = o.local === false ? [] : o.sockets.length ? [...new Set(o.sockets)] : [''];
     this.watchers = specs.map((spec) => {
       const socket = resolveTmuxSocket(spec, o.env);
-      return new TmuxWatcher({ socket, sink: this.sink('tmux'), log, env: o.env ?? process.env, ...(o.tmux && { tmux: o.tmux }) });
+      return new TmuxWatcher({ socket, sink: this.sink('tmux'), log, env: o.env ?? process.env, ...(o.tmux && { tmux: o.tmux }), ...this.presence(o) });
     });
     for (const r of o.remotes ?? []) {
       this.typing.set(r.name, r.allowTyping);
@@ -62,9 +68,42 @@ export class TmuxPanes {
           env: o.env ?? process.env,
           runner: sshRunner(r),
           describeFailure: (stderr) => sshFailure(stderr, r.dest),
+          ...this.presence(o),
         }),
       );
     }
+    if (this.presences.length) {
+      registry.subscribe((m) => {
+        if (m.type === 'pane') for (const p of this.presences) p.paneChanged(m.pane.id, m.pane);
+      });
+    }
+  }
+
+  /** The watcher's presence (its events), when presence is on: made lazily, since it talks to the watcher. */
+  private presence(o: TmuxPanesOptions): { events?: NonNullable<ConstructorParameters<typeof TmuxWatcher>[0]['events']> } {
+    if (!o.presence) return {};
+    const index = this.presences.length;
+    const host = {
+      state: (id: string) => this.registry.livePane(id)?.view() ?? null,
+      ack: (id: string) => void this.registry.ack(id, 'focus'),
+      log: this.log,
+    };
+    this.presences.push(new TmuxPresence({ places: () => this.watchers[index]!.places(), runEach: (c) => this.watchers[index]!.runEach(c), run: (c) => this.watchers[index]!.run(c) }, host));
+    const p = this.presences[index]!;
+    return { events: { topology: () => p.topology(), views: () => p.views(), connected: () => p.connected() } };
+  }
+
+  /** Names a tmux pane in tmux itself (the pane option @termsupervisor_name; '' removes it): the name outlives the
+   * daemon, and the next list-panes keeps it. False when no watcher follows the pane. */
+  async setName(id: string, name: string): Promise<boolean> {
+    for (const w of this.watchers) {
+      const pane = w.tmuxPane(id);
+      if (!pane) continue;
+      const [r] = await w.run([name ? ['set-option', '-p', '-t', pane, PANE_NAME_OPTION, name] : ['set-option', '-p', '-u', '-t', pane, PANE_NAME_OPTION]]);
+      w.resync(); // setting an option sends no notification: the listing that says the name back is asked for
+      return r?.ok ?? false;
+    }
+    return false;
   }
 
   /** Why keys may not be typed into this pane (a remote whose config does not allow it), or null. */
@@ -79,6 +118,7 @@ export class TmuxPanes {
   }
 
   async stop(): Promise<void> {
+    await Promise.all(this.presences.map((p) => p.clear()));
     await Promise.all(this.watchers.map((w) => w.stop('daemon stopping')));
   }
 
@@ -117,13 +157,7 @@ export class TmuxPanes {
       },
       resize: (id, cols, rows) => r.feed(id, { kind: 'resize', cols, rows }),
       exit: (id, code) => r.feed(id, { kind: 'exit', code }),
-      rename: (id, name) => {
-        const pane = r.livePane(id);
-        if (!pane) return;
-        // The registry has no rename: the record is the pane's, and goes to the store with its next change.
-        this.log.info({ kind: 'pane', pane: id, event: 'renamed', from: pane.record.name, name }, 'pane renamed');
-        pane.record.name = name;
-      },
+      rename: (id, name) => r.renamed(id, name),
       close: (id, why) => {
         const pane = r.livePane(id);
         r.close(id, why);

@@ -9,8 +9,9 @@ import { clampRepeatParams, CsiClamp, LOOPING_CSI_FINALS, type CsiParams } from 
 import { sharedParseBudget, type ParseBudget } from './parse-budget.js';
 import { yieldOnCostly, type CoreHandlers } from './costly-sequences.js';
 import { capPayloads } from './payload-cap.js';
-import { coreBuffer, RowText, type CoreBuffer } from './row-text.js';
+import { RowText } from './row-text.js';
 import { WritePump } from './write-pump.js';
+import { xtermInternals, type CoreBuffer, type UserInputSwitch, type XtermInternals } from './xterm-internals.js';
 
 export { MAX_WRITE_PIECE } from './write-pump.js';
 
@@ -27,6 +28,9 @@ export interface PaneScreenOptions {
   scrollback?: number;
   /** How long parsing may hold the thread (default: the one budget all panes of the process share). */
   budget?: ParseBudget;
+  /** Use xterm's public API only, never its internals (xterm-internals.ts): the path taken when an xterm update
+   * changes an internal shape, tested beside the fast one. */
+  publicApiOnly?: boolean;
 }
 
 export type SignalListener = (signal: InBandSignal, cursorLine: string) => void;
@@ -56,7 +60,7 @@ export class PaneScreen {
   private readonly rowText = new RowText();
   private readonly budget: ParseBudget;
   /** xterm's write buffer, when reachable: see parseAtOnce(). */
-  private readonly userInputSwitch: { handleUserInput(): void } | null;
+  private readonly userInputSwitch: UserInputSwitch | null;
   private readonly pump: WritePump;
 
   constructor(opts: PaneScreenOptions) {
@@ -69,12 +73,12 @@ export class PaneScreen {
       logLevel: 'off', // xterm would dump its parser state to stderr (the user's terminal) on every bad byte
     });
     this.buffers = this.term.buffer;
-    this.core = coreBuffer(this.term);
-    this.tracksDirtyRows = this.hookDirtyRows();
-    const wb = (this.term as unknown as { _core?: { _writeBuffer?: { handleUserInput?: unknown } } })._core?._writeBuffer;
-    this.userInputSwitch = typeof wb?.handleUserInput === 'function' ? (wb as { handleUserInput(): void }) : null;
-    this.pump = new WritePump(this.term, () => this.parseAtOnce(), this.budget);
-    this.clampsInParser = this.clampInParser();
+    const internals = xtermInternals(this.term, opts.publicApiOnly === true);
+    this.core = internals.buffer;
+    this.tracksDirtyRows = this.hookDirtyRows(internals);
+    this.userInputSwitch = internals.userInput;
+    this.pump = new WritePump(this.term, () => this.parseAtOnce(), this.budget, internals.parser);
+    this.clampsInParser = this.clampInParser(internals.handlers);
     const p = this.term.parser;
     const osc = (ident: number, parse: (d: string) => InBandSignal | null) =>
       this.disposables.push(p.registerOscHandler(ident, (data) => {
@@ -117,15 +121,14 @@ export class PaneScreen {
         this.emit({ kind: 'alt-screen', on: buf.type === 'alternate' });
       }),
     );
-    capPayloads(this.term); // after every OSC/DCS handler is registered
+    capPayloads(internals.payloadHandlers); // after every OSC/DCS handler is registered
   }
 
   /** xterm's input handler reports the rows each parse touched; with it a snapshot re-reads only those rows.
-   * It is internal API (pinned @xterm/headless 5.5): without it every snapshot reads every row. */
-  private hookDirtyRows(): boolean {
-    const ih = (this.term as unknown as { _core?: { _inputHandler?: { onRequestRefreshRows?: (cb: (a: number, b: number) => void) => IDisposable } } })._core?._inputHandler;
-    if (typeof ih?.onRequestRefreshRows !== 'function') return false;
-    this.disposables.push(ih.onRequestRefreshRows((from, to) => {
+   * It is internal API (xterm-internals.ts): without it every snapshot reads every row. */
+  private hookDirtyRows(internals: XtermInternals): boolean {
+    if (!internals.onRefreshRows) return false;
+    this.disposables.push(internals.onRefreshRows((from, to) => {
       if (from < this.dirtyFrom) this.dirtyFrom = from;
       if (to > this.dirtyTo) this.dirtyTo = to;
     }));
@@ -134,11 +137,10 @@ export class PaneScreen {
 
   /** Looping CSIs' counts clamped to the pane in xterm's parameter store right before its handler runs: the parser
    * already found the sequence, so no chunk is scanned for it. Each is also a point where a long parse yields the
-   * thread (ParseBudget). Internal API (pinned @xterm/headless 5.5: a handler's count store, and a Promise returned
-   * by a handler pauses the parser): without it every chunk is clamped by CsiClamp.filter instead. */
-  private clampInParser(): boolean {
-    const core = (this.term as unknown as { _core?: Partial<CoreHandlers> })._core;
-    if (typeof core?.registerCsiHandler !== 'function' || typeof core.registerEscHandler !== 'function') return false;
+   * thread (ParseBudget). Internal API (xterm-internals.ts: a handler's count store, and a Promise returned by a
+   * handler pauses the parser): without it every chunk is clamped by CsiClamp.filter instead. */
+  private clampInParser(core: CoreHandlers | null): boolean {
+    if (!core) return false;
     const term = this.term;
     for (const final of LOOPING_CSI_FINALS) {
       this.disposables.push(core.registerCsiHandler({ final }, (p: CsiParams) => {
@@ -150,7 +152,7 @@ export class PaneScreen {
         return this.budget.check(); // false: xterm's own handler runs next, on the clamped counts
       }));
     }
-    this.disposables.push(...yieldOnCostly(core as CoreHandlers, this.budget));
+    this.disposables.push(...yieldOnCostly(core, this.budget));
     return true;
   }
 
@@ -194,7 +196,7 @@ export class PaneScreen {
    * keeps xterm's queue short: a replay of thousands of chunks ran 25% faster, with byte-identical transitions.
    * WritePump hands over one piece at a time and yields between them, so xterm's queue never holds more than one.
    * Only used when WritePump cannot reach xterm's parser to feed it directly (see write-pump.ts).
-   * The write buffer's own switch when reachable (internal API, pinned @xterm/headless 5.5); else the public
+   * The write buffer's own switch when reachable (internal API, xterm-internals.ts); else the public
    * `input('', true)`, which sends nothing anywhere (no one listens to this headless terminal's onData) but logs
    * and fires an event per call.
    */

@@ -3,30 +3,19 @@
 // 320 MB (five in a row, 950 MB). No payload we or xterm read needs more than MAX_SEQUENCE_PAYLOAD; past it the
 // sequence is dropped as xterm drops one past its own limit. Strings nobody handles (APC, PM, SOS, an OSC number
 // or DCS nobody registered) are not buffered at all.
-import type { Terminal } from '@xterm/headless';
+import type { BufferingHandler } from './xterm-internals.js';
 
 /** Characters one OSC/DCS payload may hold: a command line in OSC 633;E, a hyperlink, a title (cut to 512 after)
  * all fit with room; inline images (OSC 1337 File=, sixel) are not read here. */
 export const MAX_SEQUENCE_PAYLOAD = 64 << 10;
 
-/** xterm's buffering handler (internal API of @xterm/headless 5.5: OscHandler, DcsHandler). */
-interface BufferingHandler {
-  put(data: Uint32Array, start: number, end: number): void;
-  _data?: string;
-  _hitLimit?: boolean;
-}
-interface StringParser {
-  _handlers?: Record<number, BufferingHandler[]>;
-}
-
-/** Caps every buffering OSC/DCS handler registered so far; call after the last registration. Returns false when
- * xterm's internals are not reachable (the payloads then keep xterm's own 10 M limit). */
-export function capPayloads(term: Terminal, max = MAX_SEQUENCE_PAYLOAD): boolean {
-  const parser = (term as unknown as { _core?: { _inputHandler?: { _parser?: { _oscParser?: StringParser; _dcsParser?: StringParser } } } })._core?._inputHandler?._parser;
-  const tables = [parser?._oscParser?._handlers, parser?._dcsParser?._handlers];
-  if (tables.some((t) => !t)) return false;
+/** Caps every buffering OSC/DCS handler registered so far (xterm-internals.ts payloadHandlers: the OSC and DCS
+ * handler tables); call after the last registration. Returns false when the tables are not reachable (the
+ * payloads then keep xterm's own 10 M limit). */
+export function capPayloads(tables: Array<Record<number, BufferingHandler[]>> | null, max = MAX_SEQUENCE_PAYLOAD): boolean {
+  if (!tables) return false;
   for (const table of tables) {
-    for (const handlers of Object.values(table!)) for (const h of handlers) capHandler(h, max);
+    for (const handlers of Object.values(table)) for (const h of handlers) capHandler(h, max);
   }
   return true;
 }

@@ -1,20 +1,11 @@
 // Row text read straight from xterm's internal buffer lines, remembered per row: a snapshot re-reads every row
 // in the range xterm reports dirty (a scroll or a one-cell redraw reports a whole region), and most of those
-// rows hold the same characters as last time. Internal API (pinned @xterm/headless 5.5); PaneScreen falls back to
-// the public translateToString when the shape below is missing.
+// rows hold the same characters as last time. Internal API (xterm-internals.ts: CoreLine); PaneScreen falls back to
+// the public translateToString when the shape is missing.
 
-/** The parts of an internal BufferLine this file reads. */
-export interface CoreLine {
-  /** Three words per cell; the first holds the code point, the combined-string flag and the width. */
-  readonly _data: Uint32Array;
-  readonly length: number;
-  translateToString(trimRight: boolean): string;
-}
+import type { CoreLine } from './xterm-internals.js';
 
-export interface CoreBuffer {
-  readonly ydisp: number;
-  readonly lines: { get(i: number): CoreLine | undefined };
-}
+export type { CoreBuffer, CoreLine } from './xterm-internals.js';
 
 /** Words per cell in a line's data. */
 const CELL_WORDS = 3;
@@ -27,19 +18,6 @@ const WIDTH_SHIFT = 22;
 const SPACE = 0x20;
 /** Code units a row can need: two per cell (astral characters). */
 const MAX_UNITS = 2 * 1000;
-
-/** UTF-16 code units decode as they are only on a little-endian machine; elsewhere rows are read by xterm. */
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-
-/** xterm's active buffer if it has the shape this file relies on, else null. */
-export function coreBuffer(term: unknown): (() => CoreBuffer) | null {
-  if (!LITTLE_ENDIAN) return null;
-  const core = (term as { _core?: { buffer?: Partial<CoreBuffer> } })._core;
-  const buf = core?.buffer;
-  const line = buf?.lines?.get(0) as Partial<CoreLine> | undefined;
-  const shaped = typeof buf?.ydisp === 'number' && line !== undefined && line._data instanceof Uint32Array && typeof line.length === 'number' && typeof line.translateToString === 'function';
-  return shaped ? () => core!.buffer as CoreBuffer : null;
-}
 
 /** One scratch buffer and decoder for every pane: rows are built one at a time, synchronously. (A decoder is
  * costly to make, and panes come and go.) ignoreBOM: a row starting with U+FEFF keeps it, as xterm's does. */

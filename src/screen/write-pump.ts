@@ -10,23 +10,19 @@
 // each piece (on the bench's synthetic session the pump's allocations per 16 MiB went from 17.5 MB to 3 MB).
 import type { Terminal } from '@xterm/headless';
 import type { ParseBudget } from './parse-budget.js';
+import { xtermInternals, type XtermParser } from './xterm-internals.js';
+
+export type { XtermParser } from './xterm-internals.js';
+
+/** The terminal's parser, or null when its internals are not reachable (writes then go through term.write()). */
+export function xtermParser(term: Terminal): XtermParser | null {
+  return xtermInternals(term).parser;
+}
 
 /** Characters handed to xterm in one write(): xterm checks the time only between writes, and 4 K of the costliest
  * bytes no handler checks (printing in insert mode or line feeds on a 1000-column pane, 2-3.5 µs a character) parse
  * in about 10 ms. */
 export const MAX_WRITE_PIECE = 4 << 10;
-
-/** xterm's input handler: its write queue calls parse() for each queued write, and again with the handler's answer
- * when a handler's Promise paused the parse (internal API of @xterm/headless 5.5). */
-export interface XtermParser {
-  parse(data: string, promiseResult?: boolean): void | Promise<boolean>;
-}
-
-/** The terminal's parser, or null when its internals are not reachable (writes then go through term.write()). */
-export function xtermParser(term: Terminal): XtermParser | null {
-  const ih = (term as unknown as { _core?: { _inputHandler?: Partial<XtermParser> } })._core?._inputHandler;
-  return typeof ih?.parse === 'function' ? (ih as XtermParser) : null;
-}
 
 interface Piece {
   text: string;

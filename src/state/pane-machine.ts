@@ -16,6 +16,8 @@ export interface Transition {
   startedAt: number;
   startedAtKept: boolean;
   stalled: boolean;
+  /** The turn's phase and rule that decided it (analysis/turn-rules.ts), when the screen's rules did. */
+  step?: string;
 }
 
 export interface PaneMachineContext {
@@ -76,7 +78,9 @@ function move(ctx: Ctx, ev: Ev | null, to: MachineState, keep: boolean, timerRul
   const stalled = to === 'LONG_RUNNING' ? ctx.stalled : false;
   const next: Partial<Ctx> = { state: to, since: t, startedAt, tier, rule, line, stalled };
   if (to === 'WAITING_APPROVAL') next.waitTier = tier;
-  ctx.onTransition({ t, from: ctx.state, to, tier, rule, line, startedAt, startedAtKept: keep, stalled });
+  const tr: Transition = { t, from: ctx.state, to, tier, rule, line, startedAt, startedAtKept: keep, stalled };
+  if (s?.step) tr.step = s.step;
+  ctx.onTransition(tr);
   return next;
 }
 

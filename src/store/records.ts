@@ -52,6 +52,8 @@ export interface TransitionRecord {
   stalled: boolean;
   startedAt: number;
   startedAtKept: boolean;
+  /** The turn's phase and rule that decided it (analysis/turn-rules.ts); in the event log, not stored. */
+  step?: string;
 }
 
 export type TurnResult = 'done' | 'failed' | 'interrupted';

@@ -11,6 +11,7 @@ import { parseHookBody } from '../hooks/hook-body.js';
 import { WsHub, type HubOptions } from './ws-hub.js';
 import { registerTaskRoutes } from './task-routes.js';
 import { registerFocusRoute } from './focus-route.js';
+import { registerNameRoute } from './name-route.js';
 import { registerActionRoutes } from './action-routes.js';
 import { registerPeerRelay } from './peer-routes.js';
 import { FEED_FULL_CLOSE_CODE, FeedSlots } from './feed-slots.js';
@@ -54,7 +55,9 @@ export function buildApp(opts: AppOptions): App {
   const slots = opts.feedSlots ?? new FeedSlots();
   const unsubscribe = api.subscribe((m) => {
     hub.publish(m);
-    if (m.type === 'transition') hub.flushPane(m.transition.paneId);
+    // A transition's pane snapshot is published right after it, in the same turn: sent with it, not at the next
+    // coalescing tick (issue 26: the card lagged its own transition by up to ws_coalesce_s, or never showed it).
+    if (m.type === 'transition') queueMicrotask(() => hub.flushPane(m.transition.paneId));
     // The pane's new revision goes out with the action that spent the old one.
     if (m.type === 'action') hub.flushPane(m.action.paneId);
   });
@@ -143,6 +146,7 @@ export function buildApp(opts: AppOptions): App {
 
   registerTaskRoutes(app, api);
   registerFocusRoute(app, api);
+  registerNameRoute(app, api);
   registerActionRoutes(app, api);
 
   // Websockets: the dashboard feed and the link endpoints share the server's upgrade event.

@@ -38,6 +38,9 @@ export interface DaemonApi {
   /** Jump to a live pane: make the person's terminal show it where its source can (tmux, iTerm2), else say where
    * it runs; recorded as an action of kind `focus`. Null for an unknown pane. Absent: this daemon cannot (501). */
   focus?(id: string, origin: ActionOrigin, from: string): Promise<FocusResult | null>;
+  /** Names a live pane (trimmed, checked); '' gives a tmux pane back its tmux name. The pane after it, a reason it
+   * cannot be named, or null for an unknown pane. Absent: 501. */
+  rename?(id: string, name: string): Promise<PaneView | string | null>;
   /** Supervised tasks (docs/tasks.md). Absent: this daemon runs none (501). */
   tasks?: TaskApi;
   /** Answer, reply, interrupt, ack with history (src/daemon/pane-actions.ts). Absent: this daemon types nothing

@@ -48,7 +48,9 @@ const COMMANDS: Record<string, () => string[]> = {
   answer: () => ['rev', 'json', 'daemon'],
   interrupt: () => ['rev', 'json', 'daemon'],
   ack: () => ['all', 'json', 'daemon'],
-  focus: () => ['json', 'daemon'],
+  focus: () => ['json', 'daemon', 'next'],
+  name: () => parserOptions('commands/name.ts'),
+  tmux: () => [],
   task: () => [...START_VALUES, 'judge', 'json', 'limit', 'iterations', 'budget', 'daemon'],
 };
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;

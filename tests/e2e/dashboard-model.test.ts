@@ -1,7 +1,10 @@
 // The dashboard's pure parts (no browser): card order, timeline segments, counter tables, alert decisions,
 // settings parsing, reconnect backoff, durations.
 import { describe, expect, it } from 'vitest';
-import { comparePanes, urgency } from '../../web/src/order.js';
+import { cardsToMove, comparePanes, orderKeyChanged, urgency } from '../../web/src/order.js';
+import { countPanes, inFilter, needsCount, summaryText } from '../../web/src/board-filter.js';
+import { mergeHistory } from '../../web/src/history-order.js';
+import { drawable } from '../../web/src/glyphs.js';
 import { ago, asks, canInterrupt, canReply, exitCodeOf, howLong, interruptKeys, spoken, whereText } from '../../web/src/card-words.js';
 import { olderThan } from '../../web/src/act.js';
 import { segments } from '../../web/src/timeline.js';
@@ -18,7 +21,7 @@ const tr = (at: number, from: TransitionView['from'], to: TransitionView['to'], 
 });
 
 describe('dashboard model', () => {
-  it('orders: needing the person first by urgency (waiting, failed, stalled, done), newest first; then the rest, longest in its state first; closed last', () => {
+  it('orders: needing the person first by urgency (waiting, failed, stalled, done), newest first; then the rest by name (they hold still); closed last', () => {
     const panes = [
       paneView('closed-old', { alive: false, needsYou: true, since: 1 }),
       paneView('closed-new', { alive: false, since: 3 }),
@@ -31,7 +34,11 @@ describe('dashboard model', () => {
       paneView('wait-new', { state: 'WAITING_APPROVAL', needsYou: true, since: 11 }),
       paneView('idle-new', { since: 40 }),
     ];
-    expect(panes.sort(comparePanes).map((p) => p.id)).toEqual(['wait-new', 'wait-old', 'failed', 'stalled', 'done-new', 'done-old', 'idle-old', 'idle-new', 'closed-new', 'closed-old']);
+    expect(panes.sort(comparePanes).map((p) => p.id)).toEqual(['wait-new', 'wait-old', 'failed', 'stalled', 'done-new', 'done-old', 'idle-new', 'idle-old', 'closed-new', 'closed-old']);
+    // a quiet pane's state time changing (RUNNING → IDLE → RUNNING) neither moves it nor asks for a re-sort
+    const a = paneView('a', { state: 'RUNNING', since: 1 });
+    expect(orderKeyChanged(a, { ...a, state: 'IDLE', since: 9 })).toBe(false);
+    expect(orderKeyChanged(a, { ...a, state: 'DONE', needsYou: true, since: 9 })).toBe(true);
     expect(urgency(paneView('x', { alive: false, state: 'WAITING_APPROVAL', needsYou: true }))).toBe(5);
   });
 
@@ -131,5 +138,46 @@ describe('dashboard model', () => {
 
   it('durations read at a glance', () => {
     expect([0, 4_999, 187_000, 7_500_000, 273_600_000].map(duration)).toEqual(['0s', '4s', '3m 07s', '2h 05m', '3d 4h']);
+  });
+
+  it('moves the fewest cards: one card changing rank moves alone, whichever way it goes', () => {
+    const ids = Array.from({ length: 20 }, (_, i) => `p${i}`);
+    // p2 drops to the end: only p2 moves (not the 17 cards it passes)
+    expect([...cardsToMove(ids, [...ids.slice(0, 2), ...ids.slice(3), 'p2'])]).toEqual(['p2']);
+    // p15 rises to the top
+    expect([...cardsToMove(ids, ['p15', ...ids.filter((i) => i !== 'p15')])]).toEqual(['p15']);
+    expect(cardsToMove(ids, ids).size).toBe(0);
+    // a new card is placed; a card gone from the list is not counted
+    expect([...cardsToMove(['a', 'b', 'gone'], ['a', 'new', 'b'])]).toEqual(['new']);
+  });
+
+  it('header and filters: "to answer" is a question, "to look at" an unacknowledged failure or stall; DONE apart', () => {
+    const panes = [
+      paneView('w', { state: 'WAITING_APPROVAL', needsYou: true }),
+      paneView('f', { state: 'FAILED', needsYou: true }),
+      paneView('f-seen', { state: 'FAILED', needsYou: false }),
+      paneView('s', { state: 'LONG_RUNNING', stalled: true, needsYou: true }),
+      ...Array.from({ length: 5 }, (_, i) => paneView(`d${i}`, { state: 'DONE', needsYou: true })),
+      paneView('r', { state: 'RUNNING' }),
+      paneView('i', { state: 'IDLE' }),
+      paneView('gone', { state: 'WAITING_APPROVAL', needsYou: true, alive: false }),
+    ];
+    const c = countPanes(panes);
+    expect(summaryText(c)).toBe('11 open · 1 to answer · 2 to look at');
+    expect(needsCount(c)).toBe(3);
+    expect(c.by).toEqual({ all: 11, answer: 1, look: 2, done: 5, working: 2, idle: 1 });
+    expect(inFilter('look', panes[2]!)).toBe(false);
+  });
+
+  it('timeline order: transitions of one time stay in the order they were stored', () => {
+    // as GET /transitions answers: newest first, ties by the order stored (the failure after the start)
+    const stored = [tr(5, 'RUNNING', 'FAILED'), tr(5, 'IDLE', 'RUNNING'), tr(1, 'RUNNING', 'IDLE')];
+    const live = [tr(5, 'RUNNING', 'FAILED'), tr(9, 'FAILED', 'RUNNING'), tr(9, 'RUNNING', 'DONE')];
+    expect(mergeHistory(stored, live).map((t) => t.to)).toEqual(['IDLE', 'RUNNING', 'FAILED', 'RUNNING', 'DONE']);
+    expect(segments(mergeHistory(stored, []), 10).at(-1)!.state).toBe('FAILED');
+  });
+
+  it('glyphs common fonts lack are drawn as look-alikes', () => {
+    expect(drawable('⏺ Bash(npm test)\n  ⎿  12 passed')).toBe('● Bash(npm test)\n  └  12 passed');
   });
 });

@@ -48,10 +48,16 @@ export class Daemon {
   diag = (): string => `daemon output:\n${this.out}`;
 
   /** A pane joined the way the run wrapper does, without a process behind it. */
-  async link(id: string, name: string, command = 'bash'): Promise<{ send: (m: LinkMessage) => void; close: () => void }> {
+  async link(id: string, name: string, command = 'bash'): Promise<{ send: (m: LinkMessage) => void; close: () => void; typed: string[] }> {
     const token = readFileSync(join(this.dir, 'config', 'termsupervisor', 'token'), 'utf8').trim();
     const ws = new WebSocket(this.url.replace('http', 'ws') + '/api/pane-link', { headers: { authorization: `Bearer ${token}` } });
     this.links.push(ws);
+    // the keys the daemon typed into this pane (its `send` messages), in order
+    const typed: string[] = [];
+    ws.on('message', (d) => {
+      const m = JSON.parse(d.toString()) as { type: string; data?: string };
+      if (m.type === 'send' && typeof m.data === 'string') typed.push(m.data);
+    });
     const welcomed = new Promise<void>((resolve, reject) => {
       ws.on('message', (d) => JSON.parse(d.toString()).type === 'welcome' && resolve());
       ws.once('error', reject);
@@ -66,7 +72,7 @@ export class Daemon {
     send({ type: 'hello', v: LINK_PROTOCOL_VERSION, id, name, agent: 'shell', command, cols: 80, rows: 24 });
     await welcomed;
     // the pane closes when its link does, as when a run wrapper exits
-    return { send, close: () => ws.close(1000, 'exit') };
+    return { send, close: () => ws.close(1000, 'exit'), typed };
   }
 
   async stop(): Promise<void> {

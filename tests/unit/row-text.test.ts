@@ -3,7 +3,8 @@
 // surrogates, a leading BOM, attribute-only redraws, rows that change and change back, resizes.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PaneScreen } from '../../src/screen/pane-screen.js';
-import { coreBuffer, RowText, type CoreLine } from '../../src/screen/row-text.js';
+import { RowText, type CoreLine } from '../../src/screen/row-text.js';
+import { xtermInternals } from '../../src/screen/xterm-internals.js';
 import { write } from '../helpers/screen.js';
 
 let screens: PaneScreen[] = [];
@@ -31,7 +32,7 @@ const home = (row: number, col = 1) => `${ESC}[${row};${col}H`;
 
 describe('row text', () => {
   it('reads rows through the internal buffer on this xterm (else the test below proves nothing new)', () => {
-    expect(coreBuffer(make().term)).not.toBeNull();
+    expect(xtermInternals(make().term).buffer).not.toBeNull();
   });
 
   const cases: Array<[string, string]> = [

@@ -81,9 +81,15 @@ describe('layoutPanes', () => {
 describe('pane and session listings', () => {
   it('parses list-panes rows; the title keeps whatever it holds', () => {
     expect(LIST_PANES).toContain('list-panes -a -F');
-    const [row] = parsePaneRows(['%7\x1f$2\x1fmy work\x1f3\x1f1\x1f100\x1f29\x1f0\x1f\x1fclaude\x1f4321\x1f✳ Claude Code: a \x1f b', 'garbage']);
-    expect(row).toEqual({ pane: '%7', session: '$2', sessionName: 'my work', windowIndex: 3, paneIndex: 1, cols: 100, rows: 29, dead: false, deadStatus: null, command: 'claude', pid: 4321, title: '✳ Claude Code: a \x1f b' });
+    const [row] = parsePaneRows(['%7\x1f$2\x1fmy work\x1f3\x1f1\x1f100\x1f29\x1f0\x1f\x1fclaude\x1f4321\x1f@5\x1fclaude\x1f1\x1f\x1f✳ Claude Code: a \x1f b', 'garbage']);
+    expect(row).toEqual({ pane: '%7', session: '$2', sessionName: 'my work', windowIndex: 3, paneIndex: 1, cols: 100, rows: 29, dead: false, deadStatus: null, command: 'claude', pid: 4321, window: '@5', windowName: 'claude', autoName: true, ownName: '', title: '✳ Claude Code: a \x1f b' });
+    // A window tmux names by itself (automatic-rename: its command) names nothing: the target by index.
     expect(paneName(row!)).toBe('my work:3.1');
+    // A window the person named names its pane (with the pane's index once the window has several).
+    expect(paneName({ ...row!, autoName: false, windowName: 'api' })).toBe('my work:api');
+    expect(paneName({ ...row!, autoName: false, windowName: 'api' }, 2)).toBe('my work:api.1');
+    // A name given with `termsupervisor name` (the pane option) comes first.
+    expect(paneName({ ...row!, autoName: false, windowName: 'api', ownName: 'reviewer' }, 2)).toBe('reviewer');
     expect(parseSessionRows(['$0\x1f1700000000\x1f4242\x1f1700000000', '$3\x1f1700000100\x1f4242\x1f1700000000', 'nope'])).toEqual([
       { session: '$0', activity: 1700000000, life: '4242-s44we8' },
       { session: '$3', activity: 1700000100, life: '4242-s44we8' },

@@ -8,6 +8,7 @@ import { taskAlertText, type TaskAlert } from './task-model.js';
 import type { Settings } from './settings.js';
 import { notify } from './notify.js';
 import { playTone } from './sound.js';
+import { clock } from './format.js';
 
 const WORDS: Record<PaneAlertKind, string> = {
   WAITING_APPROVAL: 'is waiting for you',
@@ -47,7 +48,7 @@ export class Alerts {
 
   private logLine(at: number, text: string, kind: string, tone: string): void {
     const item = document.createElement('li');
-    item.textContent = `${new Date(at).toLocaleTimeString(undefined, { hour12: false })} ${text}`;
+    item.textContent = `${clock(at)} ${text}`;
     item.dataset.kind = kind;
     item.dataset.tone = tone;
     this.log.append(item);

@@ -7,6 +7,7 @@ import { el } from './dom.js';
 import { clock, EXIT_CODE_UNKNOWN, STALL_ICON, STATE_ICON, stateText } from './format.js';
 import { questionKey, renderQuestion, setBusy, type Choice } from './question.js';
 import { TASK_ICON, type TaskStatus } from './task-model.js';
+import { drawable } from './glyphs.js';
 
 export interface Card {
   li: HTMLLIElement;
@@ -15,7 +16,8 @@ export interface Card {
   last: Map<string, string>;
   /** The pane as this card last showed it: an answer carries the revision the person saw. */
   pane: PaneView;
-  onPick?: (choice: Choice) => void;
+  /** A pick on the question as `shown` drew it (that pane, that revision). */
+  onPick?: (shown: PaneView, choice: Choice) => void;
 }
 
 export interface CardHooks {
@@ -74,17 +76,21 @@ export function createCard(p: PaneView, hooks: CardHooks, task: TaskStatus | nul
   const said = el('p', 'said');
   said.setAttribute('role', 'status');
 
-  li.append(top, h, unreachable, asksLine, meta, edge, answers, said, exit, fault);
+  // a running card's light along its bottom edge (animated by transform only: style.css)
+  const sweep = el('span', 'sweep');
+  sweep.setAttribute('aria-hidden', 'true');
+  li.append(top, h, unreachable, asksLine, meta, edge, answers, said, exit, fault, sweep);
   const card: Card = { li, open, parts: { icon, state, task: taskTag, host, age, asks: asksLine, answers, said, program, attach, command, edge, exit, fault, unreachable }, last: new Map(), pane: p };
   const say = (text: string, warn: boolean) => {
     said.textContent = text;
     said.classList.toggle('warn', warn);
   };
   answers.addEventListener('click', (e) => e.stopPropagation());
-  card.onPick = (choice: Choice) => {
+  card.onPick = (shown: PaneView, choice: Choice) => {
+    if (shown.id !== card.pane.id) return; // drawn for another pane: never (a card is one pane's), said for clarity
     setBusy(answers, true);
     say('', false);
-    void hooks.answer(card.pane, choice, say).finally(() => setBusy(answers, false));
+    void hooks.answer(shown, choice, say).finally(() => setBusy(answers, false));
   };
   updateCard(card, p, Date.now(), task);
   return card;
@@ -127,7 +133,7 @@ export function updateCard(c: Card, p: PaneView, now: number, task: TaskStatus |
   text(c, 'program', p.program);
   text(c, 'attach', p.attach);
   text(c, 'command', p.command);
-  text(c, 'edge', p.edge.slice(-EDGE_LINES).join('\n'));
+  text(c, 'edge', drawable(p.edge.slice(-EDGE_LINES).join('\n')));
   text(c, 'exit', p.exitCodeUnknown ? EXIT_CODE_UNKNOWN : '');
   attr(c, 'title', p.exitCodeUnknown ? 'DONE was read from the screen: a prompt came back, but no exit code came with it. `termsupervisor shell-integration bash --install` (or zsh, fish) reports each command\'s exit code.' : '', c.parts.exit);
   const f = p.analysisError;
@@ -139,7 +145,7 @@ export function updateCard(c: Card, p: PaneView, now: number, task: TaskStatus |
   const qk = questionKey(p);
   if (c.last.get('question') !== qk) {
     c.last.set('question', qk);
-    renderQuestion(c.parts.answers, p, (choice) => c.onPick?.(choice));
+    renderQuestion(c.parts.answers, p, (shown, choice) => c.onPick?.(shown, choice));
   }
   // What became of a click is old news once the pane moves on ("sent 2"), or asks anew. A refusal ("the pane
   // changed — look again") stays until then even if the fresh pane no longer waits: the person must see it.

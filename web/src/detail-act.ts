@@ -40,6 +40,9 @@ export class DetailActs {
   reset(): void {
     this.pane = null;
     this.shownQuestion = '';
+    // the last pane's question and its buttons go with it (issue 26: they stayed, wired to that pane)
+    this.asks.textContent = '';
+    this.answers.replaceChildren();
     this.replyText.value = '';
     this.jumpHow.textContent = '';
     this.confirm.hidden = true;
@@ -52,9 +55,11 @@ export class DetailActs {
     const qk = questionKey(p);
     if (qk !== this.shownQuestion) {
       this.shownQuestion = qk;
-      renderQuestion(this.answers, p, (choice) => {
+      renderQuestion(this.answers, p, (shown, choice) => {
+        // a button acts only on the pane whose view it is drawn in
+        if (this.pane?.id !== shown.id) return;
         setBusy(this.answers, true);
-        void this.acts.answer(p, choice, this.say).finally(() => setBusy(this.answers, false));
+        void this.acts.answer(shown, choice, this.say).finally(() => setBusy(this.answers, false));
       });
     }
     this.reply.hidden = !canReply(p);

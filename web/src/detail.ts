@@ -11,6 +11,8 @@ import { DetailActs } from './detail-act.js';
 import { byId, el, table } from './dom.js';
 import { clock, duration, STATE_ICON, stateText, why } from './format.js';
 import { segments } from './timeline.js';
+import { drawable } from './glyphs.js';
+import { inOrder, mergeHistory } from './history-order.js';
 import type { TaskPanel } from './tasks.js';
 
 const SHOWN_TRANSITIONS = 50;
@@ -171,9 +173,8 @@ export class Detail {
     try {
       const list = await api.transitions(id);
       if (id !== this.id) return;
-      // live transitions that arrived while loading are kept (the set is keyed by time and target)
-      const seen = new Set(list.map((t) => `${t.at}/${t.to}`));
-      this.history = [...list, ...this.history.filter((t) => !seen.has(`${t.at}/${t.to}`))];
+      // live transitions that arrived while loading are kept; ties in time keep the order they were stored in
+      this.history = mergeHistory(list, this.history);
       this.renderHistory();
     } catch (e) {
       if (id === this.id) this.failed(this.transitions, e);
@@ -191,7 +192,7 @@ export class Detail {
 
   private async loadScreen(id: string): Promise<void> {
     try {
-      const { text } = await api.screen(id);
+      const text = drawable((await api.screen(id)).text);
       if (id === this.id && this.screen.textContent !== text) this.screen.textContent = text;
     } catch (e) {
       if (id !== this.id) return;
@@ -201,7 +202,7 @@ export class Detail {
   }
 
   private renderHistory(): void {
-    this.history.sort((a, b) => a.at - b.at);
+    inOrder(this.history);
     this.renderTimeline();
     const recent = this.history.slice(-SHOWN_TRANSITIONS).reverse();
     const rows = recent.map((t) => [clock(t.at), `${t.from} → ${t.to}${t.stalled ? ' (stalled)' : ''}`, why(t.tier, t.source), t.rule, t.line]);

@@ -15,6 +15,8 @@ import { Stats } from './stats.js';
 import { TaskAlerts, TaskIndex } from './task-model.js';
 import { TaskPanel } from './tasks.js';
 import { HostFilter } from './host-filter.js';
+import { countPanes, needsCount, summaryText } from './board-filter.js';
+import { BoardTools } from './board-tools.js';
 import { watchNotifyHealth } from './notify-health.js';
 
 function freshPane(p: PaneView): void {
@@ -32,7 +34,10 @@ const board = new Board(
   byId('empty'),
   { open: (id) => detail.open(id), answer: (p, choice, say) => acts.answer(p, choice, say) },
   { box: byId('closed-box'), list: byId('closed-cards'), count: byId('closed-count') },
+  byId('panes'),
 );
+const tools = new BoardTools((f) => board.setFilter(f), byId('panes'), () => board.unpin());
+board.onHeld = (waiting) => tools.orderHeld(waiting);
 const taskIndex = new TaskIndex();
 const taskAlerts = new TaskAlerts();
 const detail = new Detail((id) => board.get(id), new TaskPanel(taskIndex), acts);
@@ -40,8 +45,9 @@ const stats = new Stats(byId('stats'));
 const settings = settingsPanel();
 const alerts = new Alerts(settings, byId('alert-log'), (id) => detail.open(id));
 
-// Audio may start only after a gesture: the first click or key unlocks it.
-for (const ev of ['pointerdown', 'keydown'] as const) addEventListener(ev, unlockAudio, { once: true, capture: true });
+// Audio may start only after a gesture: the first click or key unlocks it, just after the event (making the audio
+// context takes tens of ms on a slow phone: not inside the person's first key press; the gesture still counts).
+for (const ev of ['pointerdown', 'keydown'] as const) addEventListener(ev, () => setTimeout(unlockAudio), { once: true, capture: true });
 
 onAuthDenied(() => {
   const banner = byId('banner');
@@ -49,18 +55,15 @@ onAuthDenied(() => {
   banner.hidden = false;
 });
 
-// The header's counts and the tab title say how many panes need the person, even from another tab.
+// The header's counts and the tab title say how many panes need an answer or a look, even from another tab.
 const summary = byId('summary');
 const hostFilter = new HostFilter(byId('host-filter-box'), byId('host-filter') as HTMLSelectElement, (v) => board.setHostFilter(v));
 board.onRendered = (panes) => {
   hostFilter.update(panes);
-  let open = 0;
-  let needs = 0;
-  for (const p of panes.values()) {
-    if (p.alive) open++;
-    if (p.alive && p.needsYou) needs++;
-  }
-  const text = panes.size === 0 ? '' : `${open} open · ${needs} need${needs === 1 ? 's' : ''} you`;
+  const counts = countPanes(panes.values());
+  tools.counts(counts);
+  const needs = needsCount(counts);
+  const text = panes.size === 0 ? '' : summaryText(counts);
   if (summary.textContent !== text) summary.textContent = text;
   const title = needs ? `(${needs}) termsupervisor` : 'termsupervisor';
   if (document.title !== title) document.title = title;

@@ -42,7 +42,8 @@ export function settingsPanel(): () => Settings {
     panel.hidden = !open;
     toggle.setAttribute('aria-expanded', String(open));
   };
-  toggle.addEventListener('click', () => show(panel.hidden));
+  // `hidden` may be 'until-found' (DOM): hidden all the same.
+  toggle.addEventListener('click', () => show(panel.hidden !== false));
   // Esc inside the panel or a click elsewhere closes it (Esc goes no further: an open detail view stays)
   panel.addEventListener('keydown', (e) => {
     if (e.key !== 'Escape') return;

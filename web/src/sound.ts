@@ -5,13 +5,15 @@
 export type Tone = 'needs' | 'done' | 'task_finished' | 'task_needs';
 
 let ctx: AudioContext | null = null;
+/** Making a context threw (no audio device): not tried again on every alert. */
+let broken = false;
 
 function context(): AudioContext | null {
-  if (!ctx && typeof AudioContext !== 'undefined') {
+  if (!ctx && !broken && typeof AudioContext !== 'undefined') {
     try {
       ctx = new AudioContext();
     } catch {
-      return null;
+      broken = true;
     }
   }
   return ctx;
@@ -29,10 +31,12 @@ const NOTES: Record<Tone, { type: OscillatorType; peak: number; notes: Array<[hz
   task_needs: { type: 'square', peak: 0.12, notes: [[392, 0, 0.12], [392, 0.18, 0.12], [311.13, 0.36, 0.3]] },
 };
 
-/** Plays `tone` at `volume` (0..1); false when the browser has no audio to play it with. */
+/** Plays `tone` at `volume` (0..1); false when the browser has no audio to play it with. The context is made by
+ * unlockAudio() (the person's first gesture), never here: made before a gesture it stays suspended, and tones
+ * scheduled on it pile up (at 100 panes, hundreds of nodes) to all sound at once when it starts. */
 export function playTone(tone: Tone, volume: number): boolean {
-  const c = context();
-  if (!c || volume <= 0) return false;
+  const c = ctx;
+  if (!c || c.state !== 'running' || volume <= 0) return false;
   const spec = NOTES[tone];
   const now = c.currentTime;
   for (const [hz, at, len] of spec.notes) {

@@ -39,6 +39,11 @@ interface Tracked {
   resumeTimer: NodeJS.Timeout | null;
   /** Marked unreachable: the next seed (a repaint from capture-pane) is what brings it back. */
   stale: boolean;
+  /** Its window (`@2`) and the sessions that window is linked into, as the last list-panes said. */
+  window: string;
+  sessions: string[];
+  /** `session:window index`, as last told to the sink. */
+  where: string;
 }
 
 function whereOf(row: PaneRow): PaneWhereView {
@@ -54,6 +59,8 @@ export class FollowedPanes {
   constructor(
     private readonly o: { sink: TmuxSink; log: TmuxLog },
     private readonly paneId: (pane: string) => string,
+    /** After each list-panes answer was applied: which window and sessions hold each pane may have changed. */
+    private readonly topology: () => void = () => {},
   ) {}
 
   get size(): number {
@@ -64,10 +71,13 @@ export class FollowedPanes {
    * session id to its control client. */
   reconcile(rows: PaneRow[], clients: ReadonlyMap<string, ControlClient>): void {
     const byPane = new Map<string, PaneRow[]>();
+    const inWindow = new Map<string, Set<string>>();
     for (const r of rows) {
       const list = byPane.get(r.pane);
       if (list) list.push(r);
       else byPane.set(r.pane, [r]);
+      if (!inWindow.has(r.window)) inWindow.set(r.window, new Set());
+      inWindow.get(r.window)!.add(r.pane);
     }
     for (const [pane, list] of byPane) {
       const t = this.panes.get(pane);
@@ -75,10 +85,20 @@ export class FollowedPanes {
       const row = kept ?? list.find((r) => clients.get(r.session)?.attachedOk !== false && clients.has(r.session));
       if (!row) continue; // its session's client is on its way; the sync after its attach takes the pane
       const owner = clients.get(row.session)!;
-      if (!t) this.track(row, owner);
-      else this.update(t, row, owner);
+      const shared = inWindow.get(row.window)?.size ?? 1;
+      if (!t) this.track(row, owner, shared);
+      else this.update(t, row, owner, shared);
+      const tracked = this.panes.get(pane)!;
+      tracked.window = row.window;
+      tracked.sessions = [...new Set(list.map((r) => r.session))];
     }
     for (const t of [...this.panes.values()]) if (!byPane.has(t.pane)) this.closePane(t, 'pane closed');
+    this.topology();
+  }
+
+  /** Each followed pane: the daemon's id, tmux's id, its window and the sessions showing that window. */
+  places(): Array<{ id: string; pane: string; window: string; sessions: string[] }> {
+    return [...this.panes.values()].filter((t) => t.window).map((t) => ({ id: t.id, pane: t.pane, window: t.window, sessions: t.sessions }));
   }
 
   /** tmux's id (`%3`) of the pane the daemon knows as `id`, when it is followed. */
@@ -130,7 +150,7 @@ export class FollowedPanes {
     }
   }
 
-  private track(row: PaneRow, owner: ControlClient): void {
+  private track(row: PaneRow, owner: ControlClient, panesInWindow: number): void {
     const t: Tracked = {
       pane: row.pane,
       id: this.paneId(row.pane),
@@ -142,12 +162,15 @@ export class FollowedPanes {
       held: [],
       cols: row.cols,
       rows: row.rows,
-      name: paneName(row),
+      name: paneName(row, panesInWindow),
       command: row.command,
       pid: row.pid,
       dead: row.dead,
       resumeTimer: null,
       stale: false,
+      window: row.window,
+      sessions: [row.session],
+      where: `${row.sessionName}:${row.windowIndex}`,
     };
     this.panes.set(row.pane, t);
     this.o.sink.open({ id: t.id, pane: t.pane, name: t.name, command: t.command, cols: t.cols, rows: t.rows, where: whereOf(row) });
@@ -157,14 +180,19 @@ export class FollowedPanes {
     if (row.dead) this.o.sink.exit(t.id, row.deadStatus);
   }
 
-  private update(t: Tracked, row: PaneRow, owner: ControlClient): void {
+  private update(t: Tracked, row: PaneRow, owner: ControlClient, panesInWindow: number): void {
     if (t.owner !== owner) this.seed(t, owner); // its client went away: re-read the screen from the new one
     if (t.cols !== row.cols || t.rows !== row.rows) this.resize(t, row.cols, row.rows);
-    const name = paneName(row);
+    const name = paneName(row, panesInWindow);
     if (name !== t.name) {
       t.name = name;
       this.o.sink.rename(t.id, name);
-      this.o.sink.where?.(t.id, whereOf(row)); // the name is session:window.pane: where it is changed with it
+    }
+    // Where a jump finds it: session and window index (a named window's pane keeps its name when it moves).
+    const where = `${row.sessionName}:${row.windowIndex}`;
+    if (where !== t.where) {
+      t.where = where;
+      this.o.sink.where?.(t.id, whereOf(row));
     }
     t.pid = row.pid; // respawn-pane starts another first process
     if (row.command !== t.command) this.process(t, row.command);

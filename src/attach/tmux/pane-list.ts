@@ -18,6 +18,13 @@ export interface PaneRow {
   command: string;
   /** The pane's first process (a shell, or the program it was started with), its terminal's session leader. */
   pid: number | null;
+  /** Its window's id (`@2`). */
+  window: string;
+  /** Its window's name, and whether tmux names it (automatic-rename on: the foreground command) or the person did. */
+  windowName: string;
+  autoName: boolean;
+  /** The name given with `termsupervisor name` (the pane option @termsupervisor_name), or ''. */
+  ownName: string;
   /** Last: free text, may hold anything but a newline. */
   title: string;
 }
@@ -34,6 +41,10 @@ const PANE_FIELDS = [
   'pane_dead_status',
   'pane_current_command',
   'pane_pid',
+  'window_id',
+  'window_name',
+  'automatic-rename',
+  '@termsupervisor_name',
   'pane_title',
 ];
 
@@ -56,7 +67,11 @@ export function parsePaneRows(lines: string[]): PaneRow[] {
       deadStatus: f[8] === '' ? null : Number(f[8]),
       command: f[9]!,
       pid: /^\d+$/.test(f[10]!) ? Number(f[10]) : null,
-      title: f.slice(11).join(SEP),
+      window: f[11]!,
+      windowName: f[12]!,
+      autoName: f[13] !== '0',
+      ownName: f[14]!,
+      title: f.slice(15).join(SEP),
     });
   }
   return out;
@@ -88,8 +103,16 @@ export function serverLife(pid: string, startTime: string): string {
   return `${/^\d+$/.test(pid) ? pid : '0'}-${Number.isFinite(start) && start > 0 ? Math.floor(start).toString(36) : '0'}`;
 }
 
-/** The pane's display name: the target a person types (`work:1.0`). */
-export function paneName(r: PaneRow): string {
+/** The option that names a pane (`termsupervisor name`), kept by tmux itself: the name outlives the daemon. */
+export const PANE_NAME_OPTION = '@termsupervisor_name';
+
+/** The pane's display name: the one given to it (`termsupervisor name`), else the target a person types, by the
+ * window's name when the person named the window (`work:api`, `work:api.1` in a window of several panes), else by
+ * its index (`work:1.0`). A name tmux gives a window by itself (automatic-rename: the foreground command) changes
+ * with every command and names nothing the person chose. */
+export function paneName(r: PaneRow, panesInWindow = 1): string {
+  if (r.ownName) return r.ownName;
+  if (!r.autoName && r.windowName) return `${r.sessionName}:${r.windowName}${panesInWindow > 1 ? `.${r.paneIndex}` : ''}`;
   return `${r.sessionName}:${r.windowIndex}.${r.paneIndex}`;
 }
 

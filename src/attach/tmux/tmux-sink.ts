@@ -46,3 +46,14 @@ export interface TmuxLog {
   warn(fields: object, msg: string): void;
   debug(fields: object, msg: string): void;
 }
+
+/** What tmux presence (src/daemon/tmux-presence.ts) follows of a server: where panes are, what clients show. */
+export interface TmuxWatcherEvents {
+  /** The panes, their windows or their sessions may have changed (a list-panes answer was applied). */
+  topology(): void;
+  /** A client may show another pane (it attached, detached, switched session, window or pane). */
+  views(): void;
+  /** The server was found (first, again after it was gone, or another run of it): what was set on the old one is
+   * not on it. */
+  connected(): void;
+}

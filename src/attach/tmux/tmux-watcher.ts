@@ -31,7 +31,8 @@ import { localRunner, type TmuxRunner } from './tmux-runner.js';
 import { commandLine } from './tmux-quote.js';
 import { execTmux, type ExecResult } from './tmux-exec.js';
 import { FollowedPanes } from './followed-panes.js';
-import type { TmuxLog, TmuxSink } from './tmux-sink.js';
+import type { TmuxLog, TmuxSink, TmuxWatcherEvents } from './tmux-sink.js';
+export type { TmuxWatcherEvents } from './tmux-sink.js';
 
 /** Output a control client has not taken for this long pauses that pane for it (tmux `pause-after`), instead of
  * tmux buffering it without bound or holding the pane's program back: a flooding pane cannot stall the daemon,
@@ -60,7 +61,12 @@ export interface TmuxWatcherOptions {
   runner?: TmuxRunner;
   /** ssh's stderr made into the reason shown (the remote's host key advice); default: its last line. */
   describeFailure?: (stderr: string) => string;
+  /** What tmux presence (src/daemon/tmux-presence.ts) follows: where panes are, and what the clients show. */
+  events?: TmuxWatcherEvents;
 }
+
+/** Notifications that say a client may now show another pane (tmux sends them to every control client). */
+const VIEW_NOTIFICATIONS = new Set(['%client-session-changed', '%client-detached', '%session-window-changed', '%window-pane-changed']);
 
 function lastLine(stderr: string): string {
   return stderr.trim().split('\n').pop() ?? '';
@@ -96,7 +102,7 @@ export class TmuxWatcher {
     delete env['TMUX_PANE'];
     this.env = env;
     // A remote's panes are `<host>:%N` (the contract of issue 16): its name stands for the server.
-    this.panes = new FollowedPanes(o, (pane) => (this.runner.host !== null ? `${this.runner.host}:${pane}` : tmuxPaneKey(this.o.socket, this.life ?? '0-0', pane)));
+    this.panes = new FollowedPanes(o, (pane) => (this.runner.host !== null ? `${this.runner.host}:${pane}` : tmuxPaneKey(this.o.socket, this.life ?? '0-0', pane)), () => this.o.events?.topology());
   }
 
   get key(): string {
@@ -193,6 +199,7 @@ export class TmuxWatcher {
     if (!this.up) {
       this.up = true;
       this.o.log.info({ kind: 'daemon', tmux: this.key, socket: this.o.socket.path }, 'tmux server found: watching its panes');
+      this.o.events?.connected();
     }
     this.o.log.debug({ kind: 'daemon', tmux: this.key, session, pid: c.pid }, 'tmux session attached');
   }
@@ -232,6 +239,7 @@ export class TmuxWatcher {
       const old = [...this.clients.values()];
       this.clients.clear();
       for (const c of old) void c.close();
+      this.o.events?.connected(); // a new server: nothing written to the old one is on it
     }
     this.life = life;
   }
@@ -311,12 +319,33 @@ export class TmuxWatcher {
     return replies;
   }
 
+  /**
+   * Runs each command (argument lists) as a command list of its own, through one attached control client, written
+   * together: one failing (a pane gone meanwhile) stops none of the others. Null when no client is attached.
+   */
+  runEach(commands: string[][]): Promise<Reply[]> | null {
+    const c = [...this.clients.values()].find((x) => x.alive && x.attachedOk === true);
+    if (!c) return null;
+    return Promise.all(commands.map((argv) => new Promise<Reply>((resolve) => c.command([commandLine(argv)], ([r]) => resolve(r!)))));
+  }
+
+  /** Lists the panes again (something changed that tmux sends no notification for: a pane option we set). */
+  resync(): void {
+    this.requestPaneSync();
+  }
+
+  /** The followed panes and where they are (window, sessions). */
+  places(): Array<{ id: string; pane: string; window: string; sessions: string[] }> {
+    return this.panes.places();
+  }
+
   /** Types text into a pane (a supervised task's prompt, a pane action's key) through its session's control client. */
   sendText(id: string, text: string): boolean {
     return this.panes.sendText(id, text);
   }
 
   private notification(c: ControlClient, name: string, args: string): void {
+    if (VIEW_NOTIFICATIONS.has(name)) return this.o.events?.views();
     switch (name) {
       case '%layout-change': {
         // `@W LAYOUT VISIBLE-LAYOUT FLAGS`: sizes are applied at once, before the output redrawn for them.
@@ -329,9 +358,11 @@ export class TmuxWatcher {
       case '%unlinked-window-add':
       case '%unlinked-window-close':
       case '%session-renamed':
+      case '%window-renamed':
         return this.requestPaneSync();
       case '%sessions-changed':
         this.connect();
+        this.o.events?.views();
         return this.requestPaneSync();
       case '%session-changed':
         // Its session ended and tmux moved the client to another (detach-on-destroy off): that one has its own.
