@@ -64,7 +64,8 @@ export function notificationFor(ev: NotifyEvent, url?: string): Notification {
     if ((ev.kind === 'DONE' || ev.kind === 'FAILED') && ev.turnDurationS !== null) extras.push(formatDuration(ev.turnDurationS));
     if (ev.kind === 'STALLED' && f.silentS != null) extras.push(`silent ${formatDuration(f.silentS)}`);
     if (command) lines.push(command);
-    const shown = shownLine(ev, line, f.edge);
+    // A stall's line is the cursor's row, often blank: the last words on screen say where it stopped.
+    const shown = ev.kind === 'STALLED' && !line ? lastWords(f.edge) : shownLine(ev, line, f.edge);
     if (shown && shown !== command) lines.push(shown);
   }
   const took = extras.length ? ` (${extras.join(', ')})` : '';
@@ -90,11 +91,14 @@ export function notificationFor(ev: NotifyEvent, url?: string): Notification {
 
 /** The screen line worth showing: not a hook's event name (the last words on screen instead). */
 function shownLine(ev: NotifyEvent, line: string, edge: readonly string[] | undefined): string {
-  if (ev.rule.startsWith('hook.') && (line === '' || HOOK_EVENT_LINE.test(line))) {
-    const last = [...(edge ?? [])].reverse().map(clean).map((r) => r.trim()).find((r) => r !== '' && !/^[>›❯$#%]\s*$/.test(r));
-    return last ? cut(last, LINE_MAX) : '';
-  }
+  if (ev.rule.startsWith('hook.') && (line === '' || HOOK_EVENT_LINE.test(line))) return lastWords(edge);
   return BARE_PROMPT.test(line) ? '' : cut(line, LINE_MAX);
+}
+
+/** The last row on screen that is not blank or a bare prompt. */
+function lastWords(edge: readonly string[] | undefined): string {
+  const last = [...(edge ?? [])].reverse().map(clean).map((r) => r.trim()).find((r) => r !== '' && !BARE_PROMPT.test(r) && !/^[>›❯$#%]\s*$/.test(r));
+  return last ? cut(last, LINE_MAX) : '';
 }
 
 /** A Tier 1 end's line is `exit N` or `exit N: …` (tier1-inputs.ts). */

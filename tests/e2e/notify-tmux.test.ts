@@ -172,6 +172,7 @@ describe.skipIf(missing !== null || noPython)('notifications from real tmux pane
     cleanups.push(() => tmux.kill(true));
     const a = tmux.newSession('api', BASH, 100, 30);
     const b = tmux.newSession('web', BASH, 100, 30);
+    tmux.run('rename-window', '-t', 'api:0', 'server'); // a window the person named: the notification says so
     const dm = await DaemonProcess.start({ ...d, env }, ['--tmux-socket', tmux.socket]);
     cleanups.push(async () => void (await dm.stop('SIGKILL')));
     const diag = () => `notify log: ${JSON.stringify(notifyLines(d.dir))}\nnotify-send: ${JSON.stringify(calls(nsLog))}\n${dm.diag()}`;
@@ -183,8 +184,8 @@ describe.skipIf(missing !== null || noPython)('notifications from real tmux pane
     await new Promise((r) => setTimeout(r, 1000));
     expect(calls(nsLog)).toHaveLength(1);
     const [title, body] = calls(nsLog)[0]!.slice(-2);
-    expect(title).toMatch(/^2 panes are done: (api:0\.0, web:0\.0|web:0\.0, api:0\.0)$/);
-    expect(body!.split('\n').sort()).toEqual([expect.stringMatching(/^shell · api:0\.0 finished, exit code unknown \(\ds\) · sleep 4$/), expect.stringMatching(/^shell · web:0\.0 finished, exit code unknown \(\ds\) · sleep 4$/)]);
+    expect(title).toMatch(/^2 panes are done: (api:server, web:0\.0|web:0\.0, api:server)$/);
+    expect(body!.split('\n').sort()).toEqual([expect.stringMatching(/^shell · api:server finished, exit code unknown \(\ds\) · sleep 4$/), expect.stringMatching(/^shell · web:0\.0 finished, exit code unknown \(\ds\) · sleep 4$/)]);
   }, 120_000);
 
   it("an agent the person interrupted (Esc) pings nobody: Claude's, Codex's and Gemini's own notices, played in tmux", async () => {

@@ -197,7 +197,7 @@ describe('what a notification says', () => {
   it('a hook DONE says what the agent last wrote, not "Stop"; FAILED has its exit code and duration; STALLED its silence', () => {
     expect(notificationFor(ev({ program: 'claude', kind: 'DONE', rule: 'hook.claude.stop', line: 'Stop', turnDurationS: 75, facts: { command: 'fix the tests', edge: ['⏺ All 12 tests pass now.', '', '> '] } })).body).toBe('fix the tests\n⏺ All 12 tests pass now.');
     expect(notificationFor(ev({ kind: 'FAILED', rule: 'osc133.command_failed', line: 'exit 2: make: *** Error 2', turnDurationS: 65, facts: { command: 'make all' } })).title).toBe('shell · main:0.0 needs you: failed (exit 2, 1m 05s)');
-    expect(notificationFor(ev({ kind: 'STALLED', rule: 'stall.no_progress', line: '', facts: { silentS: 120, command: 'npm install' } }))).toMatchObject({ title: 'shell · main:0.0 needs you: stalled (no output) (silent 2m 00s)', body: 'npm install' });
+    expect(notificationFor(ev({ kind: 'STALLED', rule: 'stall.no_progress', line: '', facts: { silentS: 120, command: 'npm install', edge: ['$ npm install', 'npm http fetch GET 200 https://registry.npmjs.org/ws', ''] } }))).toMatchObject({ title: 'shell · main:0.0 needs you: stalled (no output) (silent 2m 00s)', body: 'npm install\nnpm http fetch GET 200 https://registry.npmjs.org/ws' });
     expect(notificationFor(ev({ kind: 'DONE', rule: 'shell.prompt', line: 'bash-5.2#', turnDurationS: 5, facts: { exitCodeUnknown: true, command: "bash -c 'sleep 5; exit 2'" } }))).toMatchObject({ title: 'shell · main:0.0 finished, exit code unknown (5s)', body: "bash -c 'sleep 5; exit 2'" });
   });
 });
