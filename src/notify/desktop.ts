@@ -124,6 +124,10 @@ class NotifySend implements NotifyChannel {
     return this.show(key, args, button ? n.paneId : null);
   }
 
+  close(): void {
+    for (const key of [...this.waiting.keys()]) this.stopWaiting(key);
+  }
+
   /** The pane's question was answered: its notification goes (replaced by a one-second "answered"). */
   async withdraw(paneId: string, title: string): Promise<void> {
     const id = this.ids.get(paneId);

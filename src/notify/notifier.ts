@@ -152,6 +152,13 @@ export class Notifier {
     this.timer = null;
     this.delivery.close();
     this.ledger.close();
+    for (const ch of this.channels) {
+      try {
+        ch.close?.();
+      } catch {
+        // shutting down: nothing more to do for it
+      }
+    }
   }
 
   /** Drop a closed pane's windows, so a long-running daemon does not keep every pane it ever saw. The ledger keeps

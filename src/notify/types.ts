@@ -92,4 +92,6 @@ export interface NotifyChannel {
   noRetry?: boolean;
   /** The pane's question was answered: take its notification back, where the channel can. */
   withdraw?(paneId: string, title: string): Promise<void>;
+  /** The daemon stops: end what the channel keeps running (notify-send waiting for a click). */
+  close?(): void;
 }

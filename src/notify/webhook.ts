@@ -85,7 +85,9 @@ function ntfyRequest(n: Notification): { headers: Record<string, string>; body: 
       Title: headerText(n.title),
       Priority: n.urgent ? 'high' : 'default',
       Tags: `${NTFY_TAGS[n.kind]},${headerText(n.program)}`,
-      ...(n.url ? { Click: n.url, Actions: `view, Open pane, ${n.url}, clear=true` } : {}),
+      // Header values are ASCII, and ntfy's action syntax splits on commas and semicolons: a link with either
+      // (a hand-set notify.dashboard_url) is left out rather than sent broken.
+      ...(n.url && /^[\x21-\x7e]+$/.test(n.url) && !/[,;]/.test(n.url) ? { Click: n.url, Actions: `view, Open pane, ${n.url}, clear=true` } : {}),
     },
     body: n.body || n.title,
   };
