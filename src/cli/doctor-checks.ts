@@ -19,6 +19,7 @@ import { damagedAdvice, isDamaged, StoreError } from '../store/store-error.js';
 import type { HealthView } from '../web/api-types.js';
 import type { PaneView } from '../web/api-types.js';
 import { findDaemon, type DaemonTarget } from './daemon-link.js';
+import { daemonNotifyChecks } from './doctor-notify.js';
 import { hookStatusText } from './hooks.js';
 import { configFor } from './load-config.js';
 import { VERSION } from './version.js';
@@ -62,7 +63,9 @@ export async function runChecks(o: DoctorOptions = {}): Promise<Check[]> {
   const { check: daemonCheck, seen } = await checkDaemon(o.daemon, cfg);
   const checks = [configCheck, daemonCheck, await checkToken(seen), await checkTmux(cfg, seen), checkIterm2(platform, seen)];
   for (const agent of HOOK_AGENTS) checks.push(checkHooks(agent));
-  checks.push(...checkShellIntegration(seen), checkNotify(cfg, platform), ...checkHistory(seen), checkDatabase(o.db));
+  // The daemon's own channels when one answers; else what this shell's config and PATH would give.
+  const fromDaemon = seen.reachable && seen.target ? await daemonNotifyChecks(seen.target, PROBE_TIMEOUT_MS) : null;
+  checks.push(...checkShellIntegration(seen), ...(fromDaemon ?? [checkNotify(cfg, platform)]), ...checkHistory(seen), checkDatabase(o.db));
   return checks;
 }
 
@@ -170,7 +173,7 @@ function checkNotify(cfg: Config, platform: NodeJS.Platform): Check {
   if (!cfg.notify.desktop) return { id: 'notify', status: 'n/a', detail: `desktop notifications off in the config (notify.desktop)${webhook}` };
   const program = desktopProgram(platform);
   const bin = findExecutable(program);
-  if (bin) return { id: 'notify', status: 'ok', detail: `desktop notifications through ${bin}${webhook}` };
+  if (bin) return { id: 'notify', status: 'ok', detail: `desktop notifications through ${bin}${webhook} (no daemon to ask: this shell's PATH and config)` };
   const fix = program === 'notify-send' ? 'install it (apt install libnotify-bin, dnf install libnotify), or set notify.desktop to false' : 'osascript comes with macOS: check PATH';
   return { id: 'notify', status: 'warn', detail: `${program} not found on PATH: no desktop notifications${webhook}`, fix };
 }

@@ -9,8 +9,9 @@ import { printable, printableJson } from './printable.js';
 export const DOCTOR_USAGE = `usage: termsupervisor doctor [--json] [--no-color] [--daemon URL] [--config PATH] [--db PATH]
 
 Checks the set-up and says how to fix what is wrong: the daemon (runtime file, port), the token, tmux (3.2+),
-the iTerm2 bridge (macOS), each agent's hooks, shell integration per live pane, desktop notifications, the
-history database (opened read-only) and the config. Works without a running daemon.
+the iTerm2 bridge (macOS), each agent's hooks, shell integration per live pane, the daemon's notification
+channels and whether they deliver (without a daemon: this machine's notifier), the history database (opened
+read-only) and the config. Works without a running daemon.
   --json     {"version","ok","checks":[{"id","status","detail","fix"}]}
   --daemon   the daemon to check (default: $TERMSUPERVISOR_DAEMON, else the running daemon's runtime file)
   --config   the config file to validate (default: $XDG_CONFIG_HOME/termsupervisor/config.json if present)

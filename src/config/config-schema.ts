@@ -22,6 +22,7 @@ export const MENU_KEYS = ['digit', 'digit_enter', 'arrows', 'buttons'] as const;
 const CHOICES: Record<string, readonly string[]> = {
   'notify.states': ['WAITING_APPROVAL', 'FAILED', 'STALLED', 'DONE', 'TASK_FINISHED', 'TASK_NEEDS_YOU'],
   'notify.webhook_format': ['json', 'ntfy'],
+  'notify.command_states': ['WAITING_APPROVAL', 'FAILED', 'STALLED', 'DONE', 'TASK_FINISHED', 'TASK_NEEDS_YOU'],
   'log.level': ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'],
   'tasks.on_stall': ['pause', 'fail'],
 };

@@ -290,6 +290,13 @@ export interface NotifyConfig {
   dedupe_s: number;
   done_min_turn_s: number;
   quiet_hours: string;
+  group_s: number;
+  retries: number;
+  retry_base_s: number;
+  webhook_timeout_s: number;
+  command: string;
+  command_states: string[];
+  dashboard_url: string;
 }
 
 export interface LogConfig {

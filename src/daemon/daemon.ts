@@ -9,8 +9,7 @@ import { HistoryStore } from '../store/history-store.js';
 import type { HistoryHealth } from '../store/store-health.js';
 import { Auth, isLoopbackAddress } from '../web/auth.js';
 import { buildApp, type App } from '../web/build-app.js';
-import { Notifier } from '../notify/notifier.js';
-import { channelsFromConfig } from '../notify/channels.js';
+import { DaemonNotify } from './daemon-notify.js';
 import type { Logger } from './logger.js';
 import { PaneRegistry } from './pane-registry.js';
 import { PaneLinks } from './pane-links.js';
@@ -117,25 +116,24 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
   let bridges: Iterm2Bridges | null = null;
   let tmux: TmuxPanes | null = null;
   let tasks: TaskManager | null = null;
-  const channels = channelsFromConfig(o.cfg.notify, {
+  const notify = new DaemonNotify({
+    cfg: o.cfg,
+    store,
+    log: o.log,
+    dbPath,
     paneWrite: (id, bytes) => void links?.bell(id, bytes),
-    onUnavailable: (channel, why) => o.log.info({ kind: 'notify', channel, why }, 'notification channel unavailable'),
-  });
-  const notifier = new Notifier(o.cfg.notify, channels, {
-    onError: (err, channel) => o.log.warn({ kind: 'notify', channel, err: String(err) }, 'notification failed'),
+    focus: (id) => void registry.focus(id, 'api', 'notification').catch(() => {}),
+    driving: (id) => tasks?.driving(id) ?? false,
   });
   const registry = new PaneRegistry({
     cfg: o.cfg,
     store,
     version: o.version,
     log: o.log,
-    notify: (ev) => {
-      // A pane driven by a task finishes many turns on its way: the task's own end is what the person hears.
-      if (ev.kind === 'DONE' && tasks?.driving(ev.paneId)) return void store.addCounters({ 'notify.suppressed.supervised': 1 });
-      const r = notifier.handle(ev);
-      store.addCounters({ [r.sent ? 'notify.sent' : `notify.suppressed.${r.reason}`]: 1 });
-      o.log.info({ kind: 'notify', pane: ev.paneId, name: ev.paneName, program: ev.program, state: ev.kind, sent: r.sent, reason: r.reason }, 'notification');
-    },
+    notify: (ev) => notify.handle(ev),
+    noteState: (id, to, rule, program) => notify.notifier.noteState(id, to, rule, program),
+    notifyFacts: notify.facts,
+    notifyHealth: () => notify.health(),
     onLink: (kind, ws, remote) => (kind === 'iterm2' ? bridges!.accept(ws, remote) : links!.accept(ws, remote)),
     sendText: (id, text) => {
       if (links?.send(id, text)) return true; // the wrapper reports the keys back as the pane's input
@@ -143,7 +141,7 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
       if (sent) registry.feed(id, { kind: 'input', data: text }); // these sources do not echo our keys as input
       return sent;
     },
-    onClose: (id) => notifier.forget(id),
+    onClose: (id) => notify.forget(id),
     typingRefusal: (id) => tmux?.typingRefusal(id) ?? null,
     focusDoors: { tmux: (id) => tmux?.focus(id) ?? null, iterm2: (id) => bridges?.activate(id) ?? null },
     nameDoors: { tmux: (id, name) => tmux?.setName(id, name) ?? Promise.resolve(false), ssh: (id, name) => tmux?.setName(id, name) ?? Promise.resolve(false) },
@@ -181,7 +179,7 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
   registry.tasks = tasks;
   const peerSpecs = o.peers ?? resolvePeers(o.cfg.peers, { peers: [], tokenFiles: [] });
   const peers = peerSpecs.length
-    ? new PeerPanes(peerSpecs, { store, log: o.log, emit: (m) => registry.broadcast(m), notify: (ev) => registry.notifyTask(ev) })
+    ? new PeerPanes(peerSpecs, { store, log: o.log, emit: (m) => registry.broadcast(m), notify: (ev) => registry.notifyTask(ev), noteState: (id, to, rule, program) => notify.notifier.noteState(id, to, rule, program) })
     : null;
   if (peers) registry.peers = peers;
   publishHealth = (history) => registry.broadcast({ type: 'history', history });
@@ -197,6 +195,7 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
   const addr = app.fastify.server.address();
   const bound = typeof addr === 'object' && addr ? addr.port : port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+  notify.listening(url);
   writeRuntimeFile({ url, pid: process.pid, startedAt: Date.now(), version: o.version, db: dbPath }, runtimePath);
   const pruneTimer = setInterval(() => {
     try {
@@ -232,7 +231,7 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
         bridges!.closeAll();
         registry.closeAll('daemon stopping');
         await app.close();
-        await notifier.settled();
+        await notify.close();
         store.close();
         removeRuntimeFile(process.pid, runtimePath);
         claim.release();

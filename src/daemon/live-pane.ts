@@ -76,6 +76,9 @@ export class LivePane {
   private stateRevision = 0;
   /** The question read at a revision (views are built often; the screen is read once per revision). */
   private asked: { rev: number; question: QuestionView | null } | null = null;
+  /** Epoch ms of the last interrupt key (Ctrl-C, a lone Esc) typed into the pane, when its keys are seen: an end
+   * right after it is the person's own doing, not news (src/notify/not-news.ts). */
+  interruptKeyAt: number | null = null;
 
   constructor(opts: LivePaneOptions) {
     this.id = opts.id;
@@ -121,7 +124,10 @@ export class LivePane {
   handle(ev: UntimedEvent): void {
     const e = { ...ev, t: this.t } as PaneEvent;
     this.record.lastSeenAt = Date.now();
-    if (e.kind === 'input') this.turns.input(e.data);
+    if (e.kind === 'input') {
+      this.turns.input(e.data);
+      if (e.data.includes('\x03') || e.data === '\x1b') this.interruptKeyAt = Date.now();
+    }
     if (e.kind === 'process' && e.pid !== undefined) this.fgPid = e.pid;
     if (e.kind === 'resize') {
       this.record.cols = e.cols;

@@ -19,6 +19,8 @@ import { FaultLog } from './fault-log.js';
 import { focusAction, focusPane, type FocusDoor } from './pane-focus.js';
 import { TransitionPublisher } from './transition-publisher.js';
 import { CounterSync } from './counter-sync.js';
+import type { NotifyFacts } from './notify-facts.js';
+import type { NotifyHealthView } from '../web/api-types.js';
 
 export interface RegistryOptions {
   cfg: Config;
@@ -26,6 +28,11 @@ export interface RegistryOptions {
   version: string;
   log: Logger;
   notify?: (ev: NotifyEvent) => void;
+  /** Every published transition, for the notifier (transition-publisher.ts). */
+  noteState?: (paneId: string, to: string, rule: string, program: string) => void;
+  notifyFacts?: NotifyFacts;
+  /** The notification channels' health (GET /api/notify, /api/stats, doctor, the board). */
+  notifyHealth?: () => NotifyHealthView;
   /** A pane was closed (its notification timers can go). */
   onClose?: (id: string) => void;
   /** Hands an accepted link socket to its protocol (the daemon wires it). */
@@ -308,11 +315,16 @@ export class PaneRegistry implements DaemonApi {
     const byState: Partial<Record<MachineState, number>> = {};
     const all = this.panes();
     for (const p of all) if (p.alive) byState[p.state] = (byState[p.state] ?? 0) + 1;
-    return { counters: this.opts.store.counters(), panes: { total: all.length, alive: this.live.size, byState }, uptimeS: Math.round((Date.now() - this.started) / 1000) };
+    const notify = this.opts.notifyHealth?.();
+    return { counters: this.opts.store.counters(), panes: { total: all.length, alive: this.live.size, byState }, uptimeS: Math.round((Date.now() - this.started) / 1000), ...(notify ? { notify } : {}) };
   }
 
   history(): HistoryHealth {
     return this.opts.store.health();
+  }
+
+  notifyHealth(): NotifyHealthView | null {
+    return this.opts.notifyHealth?.() ?? null;
   }
 
   metrics(): string {

@@ -18,6 +18,8 @@ export interface MirrorDeps {
   /** To this daemon's live feed (dashboards, `wait`, `top`). */
   emit(m: WsMessage): void;
   notify(ev: NotifyEvent): void;
+  /** Every transition, for the notifier's memory of where each pane is (answered, at rest). */
+  noteState?(paneId: string, to: string, rule: string, program: string): void;
   log: Logger;
   /** A REST request to the peer (the backfill after a gap). */
   request(r: PeerRequest): Promise<PeerAnswer>;
@@ -150,6 +152,7 @@ export class PeerMirror {
       if (kind) {
         this.deps.notify(transitionEvent(rec.paneId, v?.name ?? rec.paneId, v?.program ?? '', kind, rec));
       }
+      this.deps.noteState?.(rec.paneId, rec.to, rec.rule, v?.program ?? '');
     });
   }
 

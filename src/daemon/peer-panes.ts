@@ -15,6 +15,8 @@ export interface PeerPanesDeps {
   store: HistoryStore;
   emit(m: WsMessage): void;
   notify(ev: NotifyEvent): void;
+  /** Every transition, for the notifier's memory of where each pane is (answered, at rest). */
+  noteState?(paneId: string, to: string, rule: string, program: string): void;
   log: Logger;
 }
 

@@ -8,6 +8,7 @@ import type { Transition } from '../state/pane-machine.js';
 import type { WsMessage } from '../web/api-types.js';
 import { transitionEvent, type NotifyEvent, type NotifyKind } from '../notify/types.js';
 import { paneView, type LivePane, type PaneState } from './live-pane.js';
+import type { NotifyFacts } from './notify-facts.js';
 import { redactText } from './redact.js';
 import { logTransition, type Logger } from './logger.js';
 
@@ -15,6 +16,10 @@ import { logTransition, type Logger } from './logger.js';
 export interface PublisherOptions {
   store: HistoryStore;
   notify?: (ev: NotifyEvent) => void;
+  /** Every published transition, for the notifier's memory of where each pane is (answered, at rest, …). */
+  noteState?: (paneId: string, to: string, rule: string, program: string) => void;
+  /** What the pane knows beyond the transition, put in its notification. */
+  notifyFacts?: NotifyFacts;
 }
 
 export class TransitionPublisher {
@@ -73,9 +78,14 @@ export class TransitionPublisher {
     this.emit({ type: 'pane', pane: live ? pane.view() : paneView({ ...pane.record, ...shown }, [], false) });
     this.emit(saved ? { type: 'transition', transition: rec } : { type: 'transition', transition: rec, unsaved: true });
     const kind = notifyKind(raw);
+    // The facts and the event are read before the notifier hears of the state (it compares with the last rest).
+    const facts = kind && live ? this.opts.notifyFacts?.facts(pane, rec) : undefined;
+    this.opts.notifyFacts?.note(pane.id, rec);
     if (kind && this.opts.notify) {
-      this.opts.notify(transitionEvent(pane.id, pane.record.name, pane.record.program, kind, rec));
+      const ev = transitionEvent(pane.id, pane.record.name, pane.record.program, kind, rec);
+      this.opts.notify(facts ? { ...ev, facts } : ev);
     }
+    this.opts.noteState?.(pane.id, rec.to, rec.rule, pane.record.program);
   }
 }
 

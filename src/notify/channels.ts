@@ -1,6 +1,7 @@
 // The channels notify.* asks for, built once at daemon start.
 import type { NotifyConfig } from '../config/config.js';
 import { bellChannel, type PaneWrite } from './bell.js';
+import { commandChannel } from './command-hook.js';
 import { desktopChannel, type DesktopOptions } from './desktop.js';
 import type { NotifyChannel } from './types.js';
 import { webhookChannel, type WebhookFormat, type WebhookOptions } from './webhook.js';
@@ -25,6 +26,10 @@ export function channelsFromConfig(cfg: NotifyConfig, opts: ChannelOptions = {})
     if (opts.paneWrite) out.push(bellChannel(opts.paneWrite));
     else opts.onUnavailable?.('bell', 'no route to the panes\' terminals');
   }
-  if (cfg.webhook_url) out.push(webhookChannel(cfg.webhook_url, cfg.webhook_format as WebhookFormat, opts.webhook));
+  if (cfg.webhook_url) {
+    const timeoutMs = opts.webhook?.timeoutMs ?? (cfg.webhook_timeout_s ? cfg.webhook_timeout_s * 1000 : undefined);
+    out.push(webhookChannel(cfg.webhook_url, cfg.webhook_format as WebhookFormat, { ...opts.webhook, ...(timeoutMs ? { timeoutMs } : {}) }));
+  }
+  if (cfg.command) out.push(commandChannel(cfg.command, cfg.command_states ?? []));
   return out;
 }

@@ -1,26 +1,38 @@
-// The notification policy: which state changes reach the person, and how often. Pure apart from the channels it
-// calls: the clock and the local time of day are injected, so tests (and replays) decide what "now" is.
+// The notification policy: which state changes reach the person, and when. The clock and the local time of day
+// are injected, so tests (and replays) decide what "now" is.
 //
-// Checks, in order (the first that applies is the reason nothing was sent):
-//   disabled      the kind is not in notify.states
-//   short_turn    DONE after a turn shorter than done_min_turn_s (you were probably still looking)
-//   duplicate     the same pane and kind was already handled within dedupe_s (two tiers saw one event)
-//   rate_limited  this pane was notified within min_interval_s (a flapping pane must not spam)
-//   quiet_hours   local time is inside notify.quiet_hours
-//   no_channels   nothing to deliver to (all channels off or unavailable)
-// Otherwise every channel gets it; a channel's failure is reported through onError and never thrown.
+// Checks, in order (the first that applies decides):
+//   disabled          the kind is not in notify.states
+//   short_turn        DONE after a turn shorter than done_min_turn_s (you were probably still looking)
+//   own_interrupt     the person's own Ctrl-C or Esc ended it (not-news.ts)
+//   startup           a REPL or agent reached its first prompt after the command that launched it
+//   already_notified  the same question, still unanswered, was notified before (even before an ack or a restart)
+//   duplicate         the same pane and kind was already handled within dedupe_s (two tiers saw one event)
+//   no_channels       nothing to deliver to (all channels off or unavailable)
+//   rate_limited      this pane was notified within min_interval_s: a DONE is dropped; anything urgent (a question,
+//                     a failure) is deferred to the limit's end and sent then if the pane still asks
+//   quiet_hours       inside notify.quiet_hours: a DONE is dropped; anything urgent is deferred to their end
+// A DONE that passes waits notify.group_s for others: panes finishing together make one notification.
+// Delivery (retries, channel health) is delivery.ts's; a channel's failure is reported and never thrown.
 import type { NotifyConfig } from '../config/config.js';
+import { AskedLedger } from './asked-ledger.js';
+import { HeldBack, type Held } from './deferred.js';
+import { Delivery, type ChannelHealth } from './delivery.js';
+import { notNews, RestMemory } from './not-news.js';
 import { inQuietWindow, localMinuteOfDay, parseQuietHours, type QuietWindow } from './quiet-hours.js';
-import { notificationFor } from './text.js';
+import { groupNotification } from './group-text.js';
+import { clean, notificationFor } from './text.js';
 import type { Notification, NotifyChannel, NotifyEvent } from './types.js';
 
-export type SuppressReason = 'disabled' | 'short_turn' | 'duplicate' | 'rate_limited' | 'quiet_hours' | 'no_channels';
-export const SUPPRESS_REASONS: readonly SuppressReason[] = ['disabled', 'short_turn', 'duplicate', 'rate_limited', 'quiet_hours', 'no_channels'];
+export type SuppressReason = 'disabled' | 'short_turn' | 'own_interrupt' | 'startup' | 'already_notified' | 'duplicate' | 'rate_limited' | 'quiet_hours' | 'no_channels' | 'answered';
+export const SUPPRESS_REASONS: readonly SuppressReason[] = ['disabled', 'short_turn', 'own_interrupt', 'startup', 'already_notified', 'duplicate', 'rate_limited', 'quiet_hours', 'no_channels', 'answered'];
 
 export interface NotifyResult {
+  /** Handed to the channels now, or later (deferred, grouped). */
   sent: boolean;
-  /** 'sent', or the SuppressReason. */
-  reason: 'sent' | SuppressReason;
+  /** 'sent', 'deferred' (rate limit or quiet hours: goes when they end), 'grouped' (goes with the group), or why
+   * it was not sent. */
+  reason: 'sent' | 'deferred' | 'grouped' | SuppressReason;
 }
 
 export interface NotifierOptions {
@@ -28,61 +40,135 @@ export interface NotifierOptions {
   now?: () => number;
   /** Minutes since local midnight of an epoch-ms time, for quiet hours. Default: the process's time zone. */
   minuteOfDay?: (epochMs: number) => number;
-  /** A channel failed to deliver (network down, notify-send missing its session bus...). */
-  onError?: (err: unknown, channel: string, n: Notification) => void;
+  /** A channel failed a try (network down, notify-send missing its session bus...); `final` when given up. */
+  onError?: (err: unknown, channel: string, n: Notification, final?: boolean) => void;
+  /** Every counter increment (the daemon keeps them in its history across restarts). */
+  onCount?: (key: string) => void;
+  /** A held-back notification went out or was dropped (for the log). */
+  onLater?: (ev: NotifyEvent, reason: NotifyResult['reason']) => void;
+  /** Where notified questions are remembered across restarts (default: memory only). */
+  ledger?: AskedLedger;
+  /** A link to a pane on the dashboard, when one is known. */
+  link?: (paneId: string) => string | undefined;
 }
+
+/** Quiet hours are whole minutes: what they hold is looked at again just after each minute turns. */
+const MINUTE_MS = 60_000;
+/** After the minute turns, so the local clock reads the new minute. */
+const MINUTE_SLACK_MS = 20;
+/** The held-back timer never sleeps longer than this (a clock jump is noticed within it). */
+const MAX_SLEEP_MS = 60_000;
+/** States in which a pane has moved on from its question (answered): the next question is new. */
+const MOVED_ON = new Set(['RUNNING', 'LONG_RUNNING', 'DONE', 'FAILED']);
 
 export class Notifier {
   private readonly states: Set<string>;
   private readonly quiet: QuietWindow | null;
   private readonly now: () => number;
   private readonly minuteOfDay: (epochMs: number) => number;
-  private readonly onError: (err: unknown, channel: string, n: Notification) => void;
+  private readonly o: NotifierOptions;
   /** pane + kind → when that pair last got past the duplicate check (sent or suppressed later on). */
   private readonly lastHandled = new Map<string, number>();
   /** pane → when it was last notified. */
   private readonly lastSent = new Map<string, number>();
+  /** pane → its state now, as transitions told (a held question goes only while its pane still asks). */
+  private readonly stateNow = new Map<string, string>();
+  /** pane → the title of its question's notification on screen (withdrawn once answered). */
+  private readonly asking = new Map<string, string>();
+  private readonly rest = new RestMemory();
+  private readonly ledger: AskedLedger;
+  private readonly held = new HeldBack();
+  private readonly delivery: Delivery;
   private readonly counts: Record<string, number> = { 'notify.sent': 0 };
-  private readonly pending = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly cfg: NotifyConfig,
     private readonly channels: NotifyChannel[],
     opts: NotifierOptions = {},
   ) {
+    this.o = opts;
     this.states = new Set(cfg.states);
     this.quiet = parseQuietHours(cfg.quiet_hours);
     this.now = opts.now ?? Date.now;
     this.minuteOfDay = opts.minuteOfDay ?? localMinuteOfDay;
-    this.onError = opts.onError ?? (() => {});
+    this.ledger = opts.ledger ?? new AskedLedger(null);
     for (const r of SUPPRESS_REASONS) this.counts[`notify.suppressed.${r}`] = 0;
+    this.delivery = new Delivery(channels, {
+      retries: cfg.retries ?? 4,
+      baseMs: (cfg.retry_base_s ?? 2) * 1000,
+      now: this.now,
+      count: (k) => this.count(k),
+      onError: (err, ch, n, final) => opts.onError?.(err, ch, n, final),
+    });
   }
 
   handle(ev: NotifyEvent): NotifyResult {
     const reason = this.decide(ev);
-    if (reason !== 'sent') {
-      this.count(`notify.suppressed.${reason}`);
-      return { sent: false, reason };
-    }
-    this.count('notify.sent');
-    const n = notificationFor(ev);
-    for (const ch of this.channels) this.deliver(ch, n);
-    return { sent: true, reason: 'sent' };
+    if (reason === 'sent') this.send(ev);
+    else if (reason === 'deferred' || reason === 'grouped') this.count(`notify.${reason}`);
+    else this.count(`notify.suppressed.${reason}`);
+    if (this.held.size) this.schedule();
+    return { sent: reason === 'sent' || reason === 'deferred' || reason === 'grouped', reason };
   }
 
-  /** 'notify.sent', 'notify.suppressed.<reason>', 'notify.error.<channel>' → count. */
+  /** Every transition of a pane (not only the notified ones): what it rests at, whether it still asks. */
+  noteState(paneId: string, to: string, rule: string, program: string): void {
+    this.stateNow.set(paneId, to);
+    this.rest.note(paneId, to, rule, program);
+    if (MOVED_ON.has(to)) this.ledger.clear(paneId);
+    if (to !== 'WAITING_APPROVAL') this.withdraw(paneId);
+  }
+
+  /** Sends what is due: a deferred question whose rate limit or quiet hours ended, a group whose window closed. */
+  poll(): void {
+    const now = this.now();
+    for (const h of this.held.due(now)) this.release(h, now);
+    const group = this.held.dueGroup(now);
+    if (group.length === 1) this.deliver(notificationFor(group[0]!, this.o.link?.(group[0]!.paneId)));
+    else if (group.length > 1) this.deliver(groupNotification(group, this.o.link?.('')));
+    for (const ev of group) this.lastSent.set(ev.key ?? ev.paneId, now);
+    if (this.held.size) this.schedule();
+  }
+
+  /** 'notify.sent', 'notify.suppressed.<reason>', 'notify.delivered|failed|error|retry.<channel>' → count. */
   counters(): Record<string, number> {
     return { ...this.counts };
   }
 
-  /** Resolves once every delivery started so far has finished (shutdown waits on this). */
-  async settled(): Promise<void> {
-    while (this.pending.size) await Promise.allSettled([...this.pending]);
+  /** Each channel's health (GET /api/notify, doctor, the board), and how much is held back. */
+  health(): { channels: Array<ChannelHealth & { detail?: string }>; held: number } {
+    const detail = new Map(this.channels.map((c) => [c.name, c.detail]));
+    return { channels: this.delivery.report().map((h) => ({ ...h, ...(detail.get(h.name) ? { detail: detail.get(h.name) } : {}) })), held: this.held.size };
   }
 
-  /** Drop a closed pane's windows, so a long-running daemon does not keep every pane it ever saw. */
+  /** Resolves once every delivery started so far has finished (shutdown waits on this). */
+  async settled(): Promise<void> {
+    await this.delivery.settled();
+  }
+
+  close(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.delivery.close();
+    this.ledger.close();
+    for (const ch of this.channels) {
+      try {
+        ch.close?.();
+      } catch {
+        // shutting down: nothing more to do for it
+      }
+    }
+  }
+
+  /** Drop a closed pane's windows, so a long-running daemon does not keep every pane it ever saw. The ledger keeps
+   * its question: a pane that comes back (a daemon restart re-attaches it) still asks the same one. */
   forget(paneId: string): void {
     this.lastSent.delete(paneId);
+    this.stateNow.delete(paneId);
+    this.asking.delete(paneId);
+    this.rest.forget(paneId);
+    this.held.drop(paneId);
     for (const k of this.lastHandled.keys()) if (k.startsWith(`${paneId}\u0000`)) this.lastHandled.delete(k);
   }
 
@@ -90,6 +176,9 @@ export class Notifier {
     if (!this.states.has(ev.kind)) return 'disabled';
     // An unknown duration (a turn begun before the daemon saw the pane) is not known to be short.
     if (ev.kind === 'DONE' && ev.turnDurationS !== null && ev.turnDurationS < this.cfg.done_min_turn_s) return 'short_turn';
+    const why = notNews(ev, this.rest.last(ev.paneId));
+    if (why) return why;
+    if (ev.kind === 'WAITING_APPROVAL' && this.ledger.has(ev.paneId, fingerprint(ev))) return 'already_notified';
     const now = this.now();
     const who = ev.key ?? ev.paneId;
     const key = `${who}\u0000${ev.kind}`;
@@ -97,35 +186,109 @@ export class Notifier {
     // Measured from the first report, not refreshed by duplicates: a repeating event still surfaces again.
     if (handled !== undefined && now - handled < this.cfg.dedupe_s * 1000) return 'duplicate';
     this.lastHandled.set(key, now);
-    const sent = this.lastSent.get(who);
-    if (sent !== undefined && now - sent < this.cfg.min_interval_s * 1000) return 'rate_limited';
-    if (this.quiet && inQuietWindow(this.quiet, this.minuteOfDay(now))) return 'quiet_hours';
     if (this.channels.length === 0) return 'no_channels';
-    this.lastSent.set(who, now);
+    const urgent = ev.kind !== 'DONE' && ev.kind !== 'TASK_FINISHED';
+    const sent = this.lastSent.get(who);
+    if (sent !== undefined && now - sent < this.cfg.min_interval_s * 1000) {
+      if (!urgent) return 'rate_limited';
+      this.held.hold(key, { ev, dueAt: sent + this.cfg.min_interval_s * 1000, why: 'rate_limited' });
+      return 'deferred';
+    }
+    if (this.isQuiet(now)) {
+      if (!urgent) return 'quiet_hours';
+      this.held.hold(key, { ev, dueAt: nextMinute(now), why: 'quiet_hours' });
+      return 'deferred';
+    }
+    if (ev.kind === 'DONE' && (this.cfg.group_s ?? 0) > 0) {
+      this.held.gather(ev, now, this.cfg.group_s * 1000);
+      this.lastSent.set(who, now);
+      return 'grouped';
+    }
     return 'sent';
   }
 
-  private deliver(ch: NotifyChannel, n: Notification): void {
-    let p: Promise<void>;
-    try {
-      p = Promise.resolve(ch.send(n));
-    } catch (e) {
-      p = Promise.reject(e); // a channel that throws instead of rejecting is still caught
+  /** A held event is due: gone if the pane no longer asks, kept while quiet hours go on, else sent. */
+  private release(h: Held, now: number): void {
+    const key = `${h.ev.key ?? h.ev.paneId}\u0000${h.ev.kind}`;
+    if (!this.stillMatters(h.ev)) {
+      this.count('notify.suppressed.answered');
+      this.o.onLater?.(h.ev, 'answered');
+      return;
     }
-    const tracked: Promise<void> = p
-      .catch((err: unknown) => {
-        this.count(`notify.error.${ch.name}`);
-        try {
-          this.onError(err, ch.name, n);
-        } catch {
-          // a failing error handler must not turn into an unhandled rejection
-        }
-      })
-      .finally(() => this.pending.delete(tracked));
-    this.pending.add(tracked);
+    if (this.isQuiet(now)) return void this.held.keep(key, { ...h, dueAt: nextMinute(now), why: 'quiet_hours' });
+    const sent = this.lastSent.get(h.ev.key ?? h.ev.paneId);
+    if (sent !== undefined && now - sent < this.cfg.min_interval_s * 1000) return void this.held.keep(key, { ...h, dueAt: sent + this.cfg.min_interval_s * 1000 });
+    this.send(h.ev);
+    this.o.onLater?.(h.ev, 'sent');
+  }
+
+  private send(ev: NotifyEvent): void {
+    const who = ev.key ?? ev.paneId;
+    this.held.cancel(`${who}\u0000${ev.kind}`);
+    this.lastSent.set(who, this.now());
+    const n = notificationFor(ev, this.o.link?.(ev.paneId));
+    if (ev.kind === 'WAITING_APPROVAL') {
+      this.ledger.set(ev.paneId, fingerprint(ev));
+      this.asking.set(ev.paneId, `${n.paneName}: answered`);
+    }
+    this.deliver(n, () => this.stillMatters(ev));
+  }
+
+  private deliver(n: Notification, matters?: () => boolean): void {
+    this.count('notify.queued');
+    this.delivery.send(n, matters);
+  }
+
+  /** Whether the pane still is where the event was (still asks, still failed, still stalled). */
+  private stillMatters(ev: NotifyEvent): boolean {
+    if (ev.key) return true; // a task's end or pause stays news
+    const now = this.stateNow.get(ev.paneId);
+    if (now === undefined) return true; // no transition seen since (peers, tests): as it was
+    if (ev.kind === 'STALLED') return now === 'RUNNING' || now === 'LONG_RUNNING';
+    return now === ev.kind;
+  }
+
+  private withdraw(paneId: string): void {
+    const title = this.asking.get(paneId);
+    if (title === undefined) return;
+    this.asking.delete(paneId);
+    for (const ch of this.channels) {
+      if (!ch.withdraw) continue;
+      ch.withdraw(paneId, title).then(
+        () => this.count(`notify.withdrawn.${ch.name}`),
+        (err: unknown) => this.o.onError?.(err, ch.name, { title, body: '', kind: 'WAITING_APPROVAL', paneId, paneName: '', program: '', at: this.now(), tier: 0, rule: 'withdraw', urgent: false }, true),
+      );
+    }
+  }
+
+  private isQuiet(now: number): boolean {
+    return this.quiet !== null && inQuietWindow(this.quiet, this.minuteOfDay(now));
+  }
+
+  private schedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    const next = this.held.nextDue();
+    if (next === null) return void (this.timer = null);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.poll();
+    }, Math.max(MINUTE_SLACK_MS, Math.min(next - this.now(), MAX_SLEEP_MS)));
+    this.timer.unref();
   }
 
   private count(key: string): void {
     this.counts[key] = (this.counts[key] ?? 0) + 1;
+    this.o.onCount?.(key);
   }
+}
+
+/** Just after the next minute begins (quiet hours end on a minute). */
+function nextMinute(now: number): number {
+  return now - (now % MINUTE_MS) + MINUTE_MS + MINUTE_SLACK_MS;
+}
+
+/** A question is the same while its words and choices are (redacted and cleaned: what the person was shown). */
+export function fingerprint(ev: NotifyEvent): string {
+  const q = ev.facts?.question;
+  return q ? clean(`${q.text}\u0000${q.options.join('\u0001')}`) : clean(ev.line).trim();
 }

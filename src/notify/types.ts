@@ -23,6 +23,30 @@ export interface NotifyEvent {
   /** What de-duplication and the rate limit count by (default the pane): a task's end is not muted by its
    * pane's last DONE a second earlier. */
   key?: string;
+  /** What the pane knows beyond the transition (notify-facts.ts in the daemon); absent for peers and tasks. */
+  facts?: PaneFacts;
+}
+
+/** The pane's side of a notification: what it asks, what it ran, how it ended, and what the person did. */
+export interface PaneFacts {
+  /** The question on screen (WAITING), already free of borders, with its choices. */
+  question?: { text: string; options: string[] } | null;
+  /** The command or prompt of the turn that ended or asks (raw: cleaned before it is shown). */
+  command?: string | null;
+  /** The exit code when the source reported one (shell integration, `run`); null when nobody knows it. */
+  exitCode?: number | null;
+  /** A shell's end that only its screen told (no integration): success is not known. */
+  exitCodeUnknown?: boolean;
+  /** The rows above the cursor when it happened, last few (the ^C echo of an interrupt is there). */
+  edge?: string[];
+  /** Epoch ms of the last interrupt key (Ctrl-C, Esc) the person typed into the pane, when keys are seen. */
+  interruptKeyAt?: number | null;
+  /** The program's own notice that the person interrupted this turn is on screen ("Conversation interrupted"). */
+  interruptedOnScreen?: boolean;
+  /** Seconds without output, for STALLED. */
+  silentS?: number | null;
+  /** The pane's working folder, when known (a name the person recognises next to a tmux target). */
+  cwd?: string | null;
 }
 
 /** The event for a transition `rec` of the pane named `paneName` that entered `kind`; a DONE or FAILED carries the
@@ -46,10 +70,28 @@ export interface Notification {
   rule: string;
   /** Whether the person should drop what they are doing (not for DONE). */
   urgent: boolean;
+  /** The question and its choices, the command, the exit code and the duration, as shown (cleaned). */
+  question?: string;
+  options?: string[];
+  command?: string;
+  exitCode?: number | null;
+  durationS?: number | null;
+  /** A link to the pane on the dashboard (notify.dashboard_url or the daemon's own address). */
+  url?: string;
+  /** Several panes in one notification (they finished together): their ids. */
+  panes?: string[];
 }
 
 export interface NotifyChannel {
   name: string;
+  /** Where it delivers (the program, the URL without secrets), for doctor and the board. */
+  detail?: string;
   /** Rejects on failure; the Notifier catches and reports it. */
   send(n: Notification): Promise<void>;
+  /** A failure is final, never tried again: the person's own command (a sound played twice is worse than once). */
+  noRetry?: boolean;
+  /** The pane's question was answered: take its notification back, where the channel can. */
+  withdraw?(paneId: string, title: string): Promise<void>;
+  /** The daemon stops: end what the channel keeps running (notify-send waiting for a click). */
+  close?(): void;
 }

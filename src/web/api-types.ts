@@ -154,6 +154,29 @@ export interface StatsView {
   counters: Counters;
   panes: { total: number; alive: number; byState: Partial<Record<MachineState, number>> };
   uptimeS: number;
+  /** The notification channels this daemon delivers to, and how that goes (since it started). */
+  notify?: NotifyHealthView;
+}
+
+/** GET /api/notify: each notification channel of the running daemon and its health (src/notify/delivery.ts). */
+export interface NotifyHealthView {
+  channels: Array<{
+    name: string;
+    /** Where it delivers: the program, the webhook's format and URL (no credentials, no query). */
+    detail?: string;
+    status: 'ok' | 'failing' | 'unused';
+    delivered: number;
+    failed: number;
+    unconfirmed: number;
+    retrying: number;
+    lastOkAt: number | null;
+    lastErrorAt: number | null;
+    lastError: string | null;
+  }>;
+  /** Configured channels that cannot work here, and why (no notify-send on the daemon's PATH). */
+  unavailable: Array<{ name: string; why: string }>;
+  /** Notifications held back (rate limit, quiet hours, a group forming). */
+  held: number;
 }
 
 /** GET /healthz: the daemon answers (HTTP 200) whatever the history's health; `ok` is false while it is degraded. */
@@ -161,6 +184,8 @@ export interface HealthView {
   ok: boolean;
   version: string;
   history?: HistoryHealth;
+  /** Notification channels whose last try failed (details: GET /api/notify). */
+  notifyFailing?: string[];
 }
 
 /** Messages the daemon pushes on /ws. */

@@ -99,7 +99,10 @@ export function buildApp(opts: AppOptions): App {
 
   app.get('/healthz', async (): Promise<HealthView> => {
     const history = api.history?.();
-    return history ? { ok: history.status === 'ok', version: api.version, history } : { ok: true, version: api.version };
+    const base: HealthView = history ? { ok: history.status === 'ok', version: api.version, history } : { ok: true, version: api.version };
+    // Notifications that do not get through are said here too (they do not make the daemon unhealthy).
+    const failing = api.notifyHealth?.()?.channels.filter((c) => c.status === 'failing').map((c) => c.name);
+    return failing?.length ? { ...base, notifyFailing: failing } : base;
   });
   // History that cannot be read (a damaged page) is a 503 naming the cause, not a 500 or an empty list.
   app.setErrorHandler((err, _req, reply) => {
@@ -147,6 +150,7 @@ export function buildApp(opts: AppOptions): App {
     return api.turns(req.params.id, limit) ?? notFound(reply);
   });
   app.get('/api/stats', async () => api.stats());
+  app.get('/api/notify', async () => api.notifyHealth?.() ?? { channels: [], unavailable: [], held: 0 });
   // An agent's hook (`termsupervisor hook`): 200 delivered to a pane, 202 accepted but no pane matched.
   app.post('/api/hooks', async (req, reply) => {
     if (!api.hook) return reply.code(501).send({ error: 'this daemon takes no hook events' });

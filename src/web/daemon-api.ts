@@ -1,7 +1,7 @@
 // What the web layer needs from the daemon: read views, the person's ack, a live feed, and the doors through
 // which panes and bridges connect. The daemon implements it; the web layer never reaches past it.
 import type { WebSocket } from 'ws';
-import type { ActionOrigin, ActionResult, ActionView, AnswerRequest, FocusResult, HistoryHealth, InterruptRequest, PaneView, ReplyRequest, StatsView, TaskDetailView, TaskView, TransitionView, TurnView, WsMessage } from './api-types.js';
+import type { ActionOrigin, ActionResult, ActionView, AnswerRequest, FocusResult, HistoryHealth, InterruptRequest, PaneView, ReplyRequest, StatsView, TaskDetailView, TaskView, TransitionView, TurnView, WsMessage, NotifyHealthView } from './api-types.js';
 import type { HookBody } from '../hooks/hook-body.js';
 
 /** What became of one agent hook event: the pane it was delivered to, or none (counted as `hook.unmatched`). */
@@ -23,6 +23,8 @@ export interface DaemonApi {
   stats(): StatsView;
   /** Whether history is being kept (GET /healthz, the dashboard's banner). Absent: no history here. */
   history?(): HistoryHealth;
+  /** The notification channels and their health (GET /api/notify); null or absent: this daemon notifies nobody. */
+  notifyHealth?(): NotifyHealthView | null;
   /** Figures for GET /metrics, already in Prometheus text exposition format. */
   metrics(): string;
   /** Live pane snapshots and transitions; returns the unsubscribe function. */

@@ -16,6 +16,13 @@ const BASE: NotifyConfig = {
   dedupe_s: 5,
   done_min_turn_s: 3,
   quiet_hours: '',
+  group_s: 0,
+  retries: 0,
+  retry_base_s: 1,
+  webhook_timeout_s: 30,
+  command: '',
+  command_states: [],
+  dashboard_url: '',
 };
 
 function ev(over: Partial<NotifyEvent> = {}): NotifyEvent {
@@ -73,7 +80,8 @@ describe('Notifier policy', () => {
     ['DONE after a long enough turn', {}, { kind: 'DONE', turnDurationS: 3 }, 'sent'],
     ['DONE with an unknown turn length', {}, { kind: 'DONE', turnDurationS: null }, 'sent'],
     ['a short turn that is not DONE', {}, { kind: 'FAILED', turnDurationS: 0.5 }, 'sent'],
-    ['inside quiet hours', { quiet_hours: '00:00-01:00' }, {}, 'quiet_hours'],
+    ['a question inside quiet hours (held for their end)', { quiet_hours: '00:00-01:00' }, {}, 'deferred'],
+    ['a DONE inside quiet hours', { quiet_hours: '00:00-01:00' }, { kind: 'DONE' }, 'quiet_hours'],
   ])('%s → %s', (_what, cfg, over, want) => {
     const s = setup(cfg, { minuteOfDay: () => 30 });
     expect(s.handle(100, over)).toBe(want);
@@ -87,7 +95,8 @@ describe('Notifier policy', () => {
   it('checks in order: disabled before short_turn before duplicate before rate limit before quiet hours', () => {
     // Every check would fire for the second DONE; the first in the list wins.
     const s = setup({ quiet_hours: '00:00-23:59' }, { minuteOfDay: () => 60 });
-    expect(s.handle(0, { kind: 'FAILED' })).toBe('quiet_hours');
+    expect(s.handle(0, { kind: 'FAILED' })).toBe('deferred');
+    expect(s.handle(0, { kind: 'DONE', paneId: 'p9' })).toBe('quiet_hours');
     const off = setup({ states: ['FAILED'] });
     expect(off.handle(0, { kind: 'DONE', turnDurationS: 1 })).toBe('disabled');
     const short = setup();
@@ -97,35 +106,37 @@ describe('Notifier policy', () => {
     expect(short.handle(6, { kind: 'DONE', turnDurationS: 10 })).toBe('rate_limited');
   });
 
-  it('the same pane and kind within dedupe_s is a duplicate; another kind is rate limited instead', () => {
+  it('the same pane and kind within dedupe_s is a duplicate; another urgent kind is held for the rate limit', () => {
     const s = setup();
-    expect(s.handle(0)).toBe('sent');
-    expect(s.handle(4.9)).toBe('duplicate');
-    expect(s.handle(4.9, { kind: 'FAILED' })).toBe('rate_limited');
-    expect(s.handle(5, { kind: 'WAITING_APPROVAL' })).toBe('rate_limited'); // past dedupe, inside min interval
-    expect(s.handle(10)).toBe('sent');
+    expect(s.handle(0, { kind: 'FAILED' })).toBe('sent');
+    expect(s.handle(4.9, { kind: 'FAILED' })).toBe('duplicate');
+    expect(s.handle(4.9, { kind: 'STALLED' })).toBe('deferred');
+    expect(s.handle(5, { kind: 'DONE' })).toBe('rate_limited'); // a DONE is not held: only questions and failures
+    expect(s.handle(10, { kind: 'FAILED' })).toBe('sent');
   });
 
   it('rate limits per pane: another pane is not held back', () => {
     const s = setup();
     expect(s.handle(0)).toBe('sent');
     expect(s.handle(1, { paneId: 'p2' })).toBe('sent');
-    expect(s.handle(2, { paneId: 'p1', kind: 'FAILED' })).toBe('rate_limited');
+    expect(s.handle(2, { paneId: 'p1', kind: 'FAILED' })).toBe('deferred');
   });
 
   it('the dedupe window runs from the first report, so a repeating event surfaces again', () => {
     const s = setup({ min_interval_s: 0 });
-    expect(s.handle(0)).toBe('sent');
-    expect(s.handle(3)).toBe('duplicate');
-    expect(s.handle(6)).toBe('sent'); // not 'duplicate' of the one at 3 s
+    expect(s.handle(0, { kind: 'FAILED' })).toBe('sent');
+    expect(s.handle(3, { kind: 'FAILED' })).toBe('duplicate');
+    expect(s.handle(6, { kind: 'FAILED' })).toBe('sent'); // not 'duplicate' of the one at 3 s
   });
 
   it('a suppressed event is still one event: its echo from another tier is a duplicate', () => {
     const s = setup();
     expect(s.handle(0)).toBe('sent');
-    expect(s.handle(6, { kind: 'FAILED' })).toBe('rate_limited');
+    expect(s.handle(6, { kind: 'FAILED' })).toBe('deferred');
     expect(s.handle(7, { kind: 'FAILED' })).toBe('duplicate');
     expect(s.handle(12, { kind: 'FAILED' })).toBe('sent');
+    s.notifier.poll(); // what was held for it went out with it: not a second time
+    expect(s.notifier.health().held).toBe(0);
   });
 
   it('quiet hours that wrap midnight', () => {
@@ -133,7 +144,7 @@ describe('Notifier policy', () => {
     const s = setup({ quiet_hours: '22:30-07:00', min_interval_s: 0, dedupe_s: 0 }, { minuteOfDay: () => minute });
     const at = (hh: number, mm: number) => {
       minute = hh * 60 + mm;
-      return s.handle(0);
+      return s.handle(0, { kind: 'DONE' });
     };
     expect(at(22, 29)).toBe('sent');
     expect(at(22, 30)).toBe('quiet_hours');
@@ -147,18 +158,19 @@ describe('Notifier policy', () => {
   it('a quiet suppression does not start the rate limit', () => {
     let minute = 60;
     const s = setup({ quiet_hours: '00:00-02:00', dedupe_s: 0 }, { minuteOfDay: () => minute });
-    expect(s.handle(0)).toBe('quiet_hours');
+    expect(s.handle(0, { kind: 'DONE' })).toBe('quiet_hours');
     minute = 180;
-    expect(s.handle(1)).toBe('sent');
+    expect(s.handle(1, { kind: 'DONE' })).toBe('sent');
   });
 
-  it('counts sent and suppressed by reason', () => {
+  it('counts sent and suppressed by reason', async () => {
     const s = setup({ states: ['WAITING_APPROVAL', 'DONE'] });
     s.handle(0);
-    s.handle(1);
+    s.handle(1, { line: 'Another question?' });
     s.handle(2, { kind: 'FAILED' });
     s.handle(3, { kind: 'DONE', turnDurationS: 0 });
     s.handle(6, { kind: 'DONE' });
+    await s.notifier.settled();
     expect(s.notifier.counters()).toMatchObject({
       'notify.sent': 1,
       'notify.suppressed.duplicate': 1,
@@ -191,9 +203,9 @@ describe('Notifier policy', () => {
 
   it('forget drops a pane’s windows', () => {
     const s = setup();
-    expect(s.handle(0)).toBe('sent');
+    expect(s.handle(0, { kind: 'FAILED' })).toBe('sent');
     s.notifier.forget('p1');
-    expect(s.handle(1)).toBe('sent');
+    expect(s.handle(1, { kind: 'FAILED' })).toBe('sent');
   });
 });
 
@@ -210,10 +222,10 @@ describe('quiet hours', () => {
 
 describe('notification text', () => {
   it('title per kind, DONE with the turn length, body redacted, cut and free of control characters', () => {
-    expect(notificationFor(ev({ kind: 'FAILED' })).title).toBe('claude · api-pane needs you: failed');
+    expect(notificationFor(ev({ kind: 'FAILED' })).title).toBe('claude · api-pane needs you: failed (42s)');
     expect(notificationFor(ev({ kind: 'STALLED' })).title).toBe('claude · api-pane needs you: stalled (no output)');
     expect(notificationFor(ev({ kind: 'DONE', turnDurationS: 125 })).title).toBe('claude · api-pane is done (2m 05s)');
-    const n = notificationFor(ev({ line: `  \x1b]0;evil\x07export API_TOKEN=abc123 ${'x'.repeat(200)}`, paneName: 'a\x1b[31mb' }));
+    const n = notificationFor(ev({ kind: 'FAILED', line: `  \x1b]0;evil\x07export API_TOKEN=abc123 ${'x'.repeat(200)}`, paneName: 'a\x1b[31mb' }));
     expect(n.body.startsWith('export API_TOKEN=*** xxx')).toBe(true);
     expect(n.paneName).toBe('ab');
     expect(Array.from(n.body)).toHaveLength(120);

@@ -1,6 +1,6 @@
 // Same-origin calls to the daemon's REST API (the auth cookie goes along by itself). 401/403 means this browser
 // has no token: the page stays usable read-only and says how to sign in.
-import type { ActionResult, ActionView, FocusResult, PaneView, StatsView, TaskDetailView, TaskView, TransitionView, TurnView } from '../../src/web/api-types.js';
+import type { ActionResult, ActionView, FocusResult, PaneView, StatsView, TaskDetailView, TaskView, TransitionView, TurnView, NotifyHealthView } from '../../src/web/api-types.js';
 
 export class HttpError extends Error {
   constructor(
@@ -73,6 +73,7 @@ export const api = {
   turns: (id: string) => getJson<TurnView[]>(`${pane(id)}/turns`),
   screen: (id: string) => getJson<{ text: string }>(`${pane(id)}/screen`),
   stats: () => getJson<StatsView>('/api/stats'),
+  notifyHealth: () => getJson<NotifyHealthView>('/api/notify'),
   ack: async (id: string): Promise<void> => {
     await request(`${pane(id)}/ack`, { method: 'POST', headers: CLIENT });
   },

@@ -17,6 +17,7 @@ import { TaskPanel } from './tasks.js';
 import { HostFilter } from './host-filter.js';
 import { countPanes, needsCount, summaryText } from './board-filter.js';
 import { BoardTools } from './board-tools.js';
+import { watchNotifyHealth } from './notify-health.js';
 
 function freshPane(p: PaneView): void {
   board.upsert(p);
@@ -125,6 +126,7 @@ function onMessage(m: WsMessage): void {
       showHistory(m.history);
       detail.onHello(new Set(m.panes.map((p) => p.id)));
       loadTasks();
+      openLinkedPane(m.panes);
       break;
     case 'task': {
       taskIndex.upsert(m.task);
@@ -171,6 +173,25 @@ function showView(view: 'panes' | 'stats'): void {
 }
 tabs.panes.addEventListener('click', () => showView('panes'));
 tabs.stats.addEventListener('click', () => showView('stats'));
+// Read before showView rewrites the URL.
+let linkedPane: string | null = /^#pane=(.+)$/.exec(location.hash) ? decodeURIComponent(location.hash.slice('#pane='.length)) : null;
 showView(location.hash === '#stats' ? 'stats' : 'panes');
 
+/** A notification's link (`#pane=<id>`, src/daemon/daemon-notify.ts) opens that pane once the board knows it. */
+function openLinkedPane(panes: PaneView[]): void {
+  const id = linkedPane;
+  linkedPane = null; // once: a reconnection's hello does not reopen it
+  if (id !== null && panes.some((p) => p.id === id)) detail.open(id);
+}
+
+// The same link followed in a tab already open: only the hash changes.
+window.addEventListener('hashchange', () => {
+  const m = /^#pane=(.+)$/.exec(location.hash);
+  if (!m) return;
+  const id = decodeURIComponent(m[1]!);
+  history.replaceState(null, '', location.pathname);
+  if (board.get(id)) detail.open(id);
+});
+
 new Live(wsUrl(location), onMessage, showConn).start();
+watchNotifyHealth(byId('notify-health'), api.notifyHealth);
