@@ -2,19 +2,15 @@
 // it later (the hook is a process that starts Node and posts), while the screen moves on. So each one is also scored
 // with its hook calls 0.1 s and 0.3 s late, and with none at all (hooks not installed, the screen alone): the same
 // bar, agreement 1.0, nothing missed, no false alarm. The variants are written to a scratch folder and scored by the
-// official scorer running the built CLI.
-import { execFile } from 'node:child_process';
+// official scorer (on lines replayed in this process, tests/helpers/scorer.ts).
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ensureBuilt } from '../helpers/build.js';
+import { ensureBuilt } from '../helpers/build.js';
 import { ROOT } from '../helpers/screen.js';
-import { bar } from '../helpers/scorer.js';
+import { bar, score } from '../helpers/scorer.js';
 
-const run = promisify(execFile);
-const SCORER = join(ROOT, 'tests', 'fixtures', 'score.mjs');
 const RECORDINGS = join(ROOT, 'tests', 'fixtures', 'recordings');
 /** Hook delivery delays tried (seconds): a quick hook process, a slow one on a busy machine. */
 const DELAYS = [0.1, 0.3];
@@ -59,9 +55,7 @@ beforeAll(async () => {
       names.push(name);
     }
   }
-  const cmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} replay {cast} --format jsonl`;
-  const { stdout } = await run(process.execPath, [SCORER, '--corpus', dir, '--json', '--cmd', cmd], { cwd: ROOT, maxBuffer: 64 << 20, timeout: 240_000 });
-  rows = (JSON.parse(stdout) as { rows: Row[] }).rows;
+  rows = (await score(dir, 'auto')).rows;
 }, 300_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

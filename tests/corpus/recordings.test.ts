@@ -3,16 +3,13 @@
 // forced (--agent <family>). The bar is the shared corpus's: agreement 1.0, nothing missed, no false alarm. Beyond
 // what the scorer looks at: every question WAITING within half a second, a failure the screen shows FAILED (not
 // DONE), a success never FAILED.
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ensureBuilt } from '../helpers/build.js';
+import { ensureBuilt } from '../helpers/build.js';
 import { ROOT } from '../helpers/screen.js';
-import { bar, describeRow, recordingNames, score, SCORE_MODES, type Score, type ScoreMode } from '../helpers/scorer.js';
+import { bar, describeRow, recordingNames, replayLines, score, SCORE_MODES, type Score, type ScoreMode } from '../helpers/scorer.js';
 
-const run = promisify(execFile);
 const RECORDINGS = join(ROOT, 'tests', 'fixtures', 'recordings');
 const NAMES = recordingNames(RECORDINGS);
 const MODES = { auto: SCORE_MODES.auto, forced: SCORE_MODES.forced };
@@ -66,13 +63,9 @@ const timelines = new Map<string, Line[]>();
 beforeAll(async () => {
   ensureBuilt();
   for (const name of NAMES) {
-    const { stdout } = await run(process.execPath, [BIN, 'replay', join(RECORDINGS, name, 'session.cast'), '--format', 'jsonl'], { cwd: ROOT, maxBuffer: 16 << 20 });
     timelines.set(
       name,
-      stdout
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Line),
+      (await replayLines(join(RECORDINGS, name, 'session.cast'))).map((l) => JSON.parse(l) as Line),
     );
   }
 }, 300_000);

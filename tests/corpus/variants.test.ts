@@ -1,17 +1,14 @@
 // The same recordings played faster, slower, and with every output chunk split in two: the recordings we do not
 // have differ in exactly such ways (pace, how a pty cuts a frame). The bar must hold on each variant.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ensureBuilt } from '../helpers/build.js';
-import { CORPUS, corpusNames, ROOT } from '../helpers/screen.js';
+import { ensureBuilt } from '../helpers/build.js';
+import { score, type Score } from '../helpers/scorer.js';
+import { CORPUS, corpusNames } from '../helpers/screen.js';
 import { Prng } from '../../src/bench/prng.js';
 
-const run = promisify(execFile);
-const SCORER = join(ROOT, 'tests', 'fixtures', 'score.mjs');
 /** A split chunk's second half arrives this much later (a pty read boundary inside a frame). */
 const SPLIT_DELAY_S = 0.004;
 
@@ -38,7 +35,7 @@ const split: Variant = {
 const VARIANTS = [scaled(0.5), scaled(2), split];
 
 let dir = '';
-const results = new Map<string, { summary: Record<string, number | null>; rows: Array<Record<string, unknown>> }>();
+const results = new Map<string, Score>();
 
 beforeAll(async () => {
   ensureBuilt();
@@ -61,13 +58,7 @@ beforeAll(async () => {
       writeFileSync(join(out, 'truth.json'), JSON.stringify(truth));
     }
   }
-  const cmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} replay {cast} --format jsonl`;
-  await Promise.all(
-    VARIANTS.map(async (v) => {
-      const { stdout } = await run(process.execPath, [SCORER, '--corpus', join(dir, v.name), '--json', '--cmd', cmd], { cwd: ROOT, maxBuffer: 64 << 20, timeout: 170_000 });
-      results.set(v.name, JSON.parse(stdout));
-    }),
-  );
+  await Promise.all(VARIANTS.map(async (v) => results.set(v.name, await score(join(dir, v.name), 'auto', 170_000))));
 }, 180_000);
 
 afterAll(() => {

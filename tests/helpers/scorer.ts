@@ -81,6 +81,13 @@ export async function score(corpus: string, mode: ScoreMode, timeoutMs = 240_000
   }
 }
 
+/** The lines `replay <file> --agent <agent> --format jsonl` prints, made by the same pipeline in this process. */
+export async function replayLines(file: string, agent: AgentChoice = 'auto', cfg = configFor(undefined)): Promise<string[]> {
+  const lines: string[] = [];
+  await replayCast(await ReplaySource.fromFile(file), cfg, agent, (tr) => lines.push(printableJson(jsonl(tr))));
+  return lines;
+}
+
 /** Replays every recording the scorer will score, as `replay` would print it in `mode`, into a folder of
  * `<sha1 of the cast>.jsonl` files. A recording the CLI would refuse (a family no --agent names) gets no file: the
  * scorer's command fails for it, as the CLI's would. */
@@ -91,8 +98,7 @@ async function replayInProcess(corpus: string, mode: ScoreMode, only?: readonly 
     const file = join(corpus, d, 'session.cast');
     const agent = mode === 'forced' ? d.split('-')[0]! : mode;
     if (!(AGENT_CHOICES as readonly string[]).includes(agent)) continue;
-    const lines: string[] = [];
-    await replayCast(await ReplaySource.fromFile(file), cfg, agent as AgentChoice, (tr) => lines.push(printableJson(jsonl(tr))));
+    const lines = await replayLines(file, agent as AgentChoice, cfg);
     const sha = createHash('sha1').update(readFileSync(file)).digest('hex');
     writeFileSync(join(out, `${sha}.jsonl`), lines.map((l) => l + '\n').join(''));
   }
