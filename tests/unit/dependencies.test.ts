@@ -27,3 +27,22 @@ describe('dependencies', () => {
     expect(existsSync(join(ROOT, 'config', 'schema.json'))).toBe(true);
   });
 });
+
+// Issue 26 item 19: `npm ci` warned EBADENGINE (cookie@2 wants Node 22, pulled by fastify's light-my-request) while
+// package.json promised Node 20. Every package the lock installs must run on the oldest Node our `engines` admits.
+describe('engines', () => {
+  it('each installed package supports the oldest Node package.json promises', async () => {
+    const semver = (await import('semver')).default as { minVersion(r: string): { version: string } | null; satisfies(v: string, r: string): boolean };
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { engines?: { node?: string } | string[]; optional?: boolean }>;
+    };
+    const promised = (lock.packages[''].engines as { node: string }).node;
+    const oldest = semver.minVersion(promised)!.version;
+    // Optional platform builds (another OS's or Node's native binary) are skipped by npm, not warned about.
+    const refused = Object.entries(lock.packages)
+      .filter(([name, p]) => name !== '' && !p.optional && p.engines && !Array.isArray(p.engines) && p.engines.node)
+      .filter(([, p]) => !semver.satisfies(oldest, (p.engines as { node: string }).node))
+      .map(([name, p]) => `${name} wants node ${(p.engines as { node: string }).node}`);
+    expect(refused, `oldest promised Node ${oldest}`).toEqual([]);
+  });
+});
