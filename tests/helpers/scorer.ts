@@ -1,4 +1,4 @@
-// Runs the official scorer (tests/fixtures/score.mjs, a copy of ../shared/eval/score.mjs) on a folder of recordings
+// Runs the official scorer (tests/fixtures/score.mjs, shipped with the fixtures) on a folder of recordings
 // with the built CLI, auto-detected (`replay`) and forced (`replay --agent {agent}`), for the corpus tests.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
