@@ -11,7 +11,11 @@ import { DaemonUnavailable } from './daemon-client.js';
 import { VERSION } from './version.js';
 import { EXAMPLES, helpHint, SETUP_COMMANDS } from './help.js';
 import { printableLines } from './printable.js';
+import { didYouMean } from './did-you-mean.js';
 import { exitQuietlyWhenReaderGoes, ignoreClosedStderr } from './closed-pipe.js';
+
+/** Every command `main` knows, for "did you mean". */
+const COMMANDS = ['run', 'daemon', 'dashboard', 'status', 'wait', 'top', 'send', 'answer', 'interrupt', 'ack', 'focus', 'doctor', 'replay', 'classify', 'hooks', 'task', 'hook', 'service', 'shell-integration', 'logs', 'help', 'version'];
 
 /** Commands that keep working when their stdout goes away (see closed-pipe.ts). */
 const OUTLIVE_STDOUT = new Set(['run', 'daemon']);
@@ -126,8 +130,14 @@ export async function main(argv: string[]): Promise<number> {
         if (rest[0]) return await main([rest[0], '--help']);
         out.write(USAGE + '\n');
         return 0;
-      default:
-        throw new UsageError(`unknown command ${JSON.stringify(cmd)}\n\n${USAGE}`);
+      default: {
+        // One line, not the whole help: the mistake stays on the screen, with the likeliest command it meant.
+        const guess = didYouMean(cmd, COMMANDS);
+        process.stderr.write(
+          `termsupervisor: ${printableLines(`unknown command ${JSON.stringify(cmd)}`)}${guess ? `: did you mean ${guess}?` : ''} (see 'termsupervisor --help')\n`,
+        );
+        return 2;
+      }
     }
   } catch (e) {
     if (e instanceof UsageError) {

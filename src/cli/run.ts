@@ -15,7 +15,7 @@ import { MonitorThread } from './monitor-thread.js';
 import { RealClock } from '../state/clock.js';
 import { oneOf, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import { EventLog, type EventBase, type EventKind } from './event-log.js';
-import { configFor } from './load-config.js';
+import { configOrDefaults } from './load-config.js';
 import { eventLogPath } from '../config/paths.js';
 import { jsonl } from './replay.js';
 import { enterRawMode } from './raw-mode.js';
@@ -24,7 +24,7 @@ import { findExecutable } from './which.js';
 import { DaemonLink, findDaemon, type LinkOptions } from './daemon-link.js';
 import { hostname } from 'node:os';
 import { ttyName } from './tty-name.js';
-import { probeDaemon, runNotice } from './run-notice.js';
+import { namesakeNotice, namesakes, probeDaemon, runNotice } from './run-notice.js';
 import { redactCommand } from '../daemon/redact.js';
 import { randomBytes } from 'node:crypto';
 import { programKind } from '../analysis/program-kind.js';
@@ -86,6 +86,11 @@ const EXIT_SAFETY_MS = 2000;
 
 let paneSeq = 0;
 
+/** The config's problems, for stderr before the command starts (printable: they quote the person's file). */
+export function configWarning(problems: string[]): string {
+  return `termsupervisor: run: the config has mistakes; watching this pane with the defaults (fix them, then \`termsupervisor doctor\` checks):\n  ${problems.map((p) => printable(p)).join('\n  ')}`;
+}
+
 export async function runCommand(argv: string[]): Promise<number> {
   const a = parseArgs(argv, { values: ['name', 'agent', 'record', 'log', 'config', 'cols', 'rows', 'daemon'], flags: ['help', 'no-daemon', 'no-shell-integration', 'quiet'] });
   if (a.options.has('help')) {
@@ -96,7 +101,9 @@ export async function runCommand(argv: string[]): Promise<number> {
   const command = a.rest;
   if (command.length === 0 || !command[0]) throw new UsageError(`run needs a command after --\n\n${RUN_USAGE}`);
   const agent = oneOf(a.options.get('agent'), AGENT_CHOICES, 'agent', 'auto');
-  const cfg = configFor(a.options.get('config'));
+  // A mistake in the config never stops the person's command: said, and the defaults watch the pane.
+  const { cfg, problems: configProblems } = configOrDefaults(a.options.get('config'));
+  if (configProblems) process.stderr.write(configWarning(configProblems) + '\n');
   const logPath = stringOption(a, 'log') ?? eventLogPath();
   const record = stringOption(a, 'record');
   const name = stringOption(a, 'name') ?? basename(command[0]!);
@@ -129,7 +136,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const source = new PtySource({ id, name, command, ...size, clock, oneShot: kind === 'one-shot', programs: cfg.programs, ...(injected && { exec: injected.argv, env: withEnv(process.env, injected.env) }) });
   // Parsing and analysis run on a thread of their own: the pane's output reaches the person's terminal whatever they cost.
   const configOption = a.options.get('config');
-  const monitor = new MonitorThread({ configPath: typeof configOption === 'string' ? configOption : undefined, ...size, agent, command: command.join(' '), originMs: clock.origin, markNonce: injected?.nonce }, cfg);
+  const monitor = new MonitorThread({ configPath: typeof configOption === 'string' ? configOption : undefined, defaults: configProblems !== null, ...size, agent, command: command.join(' '), originMs: clock.origin, markNonce: injected?.nonce }, cfg);
   const cast = record ? new CastWriter(record, { width: size.cols, height: size.rows, title: name, env: castEnv() }, wallOrigin) : null;
   const wall = (t: number) => wallOrigin + t * 1000;
   const base = (kind: EventKind, t: number): EventBase => ({
@@ -147,7 +154,10 @@ export async function runCommand(argv: string[]): Promise<number> {
   const target = a.options.has('no-daemon') ? null : findDaemon(stringOption(a, 'daemon'));
   // Said once, before the program owns the terminal (a line after its first byte would garble a full screen).
   if (!a.options.has('quiet') && !a.options.has('no-daemon')) {
-    process.stderr.write(runNotice(target, target ? await probeDaemon(target) : null, logPath) + '\n');
+    const probe = target ? await probeDaemon(target) : null;
+    process.stderr.write(runNotice(target, probe, logPath) + '\n');
+    const taken = target && probe === 'joined' ? await namesakes(target, name) : [];
+    if (taken.length) process.stderr.write(namesakeNotice(name, taken) + '\n');
   }
   // Where the pane runs, for a person told to go there (a jump); the program's pid is added once it runs.
   const tty = ttyName();
