@@ -10,7 +10,7 @@ import { printable, printableJson, printableLines } from './printable.js';
 import { optionsLine, pickOption } from './question-pick.js';
 import { resolvePane } from './wait.js';
 
-export const ACT_EXIT = { done: 0, daemon: 1, usage: 2, refused: 3 } as const;
+export const ACT_EXIT = { done: 0, daemon: 1, usage: 2, refused: 3, notShown: 4 } as const;
 
 const COMMON = `  --json    print the daemon's answer as JSON (the action and the pane; on a refusal, the fresh pane)
 ${DAEMON_OPTION_HELP}
@@ -66,6 +66,8 @@ examples:
 Jumps to the pane: a tmux pane is selected in your attached tmux client (switching session if needed), an iTerm2
 session is activated; a \`run\` pane cannot be shown from here, so where it runs is printed (host, tty, pid).
 ${COMMON}
+  4  the pane could not be shown (no tmux client attached, a \`run\` pane outside tmux): why, or where it runs,
+     is printed
 example:
   termsupervisor focus work:0.1`,
 };
@@ -125,7 +127,8 @@ function report(cmd: string, pane: PaneView, r: ActOutcome, out: NodeJS.Writable
     const detail = r.action?.detail ? ` (${printable(r.action.detail)})` : '';
     const what = cmd === 'focus' ? (r.how ? `${r.focused === false ? 'cannot show' : 'showing'} ${name}: ${printable(r.how)}` : `showing ${name}`) : `${PAST[cmd] ?? cmd} ${name}${detail}${keys}`;
     out?.write(what + '\n');
-    return ACT_EXIT.done;
+    // A jump that could not happen is not "done": a script (or a key binding) must be able to tell.
+    return cmd === 'focus' && r.focused === false ? ACT_EXIT.notShown : ACT_EXIT.done;
   }
   const now = r.pane ? `: ${r.pane.alive ? r.pane.state : 'closed'}${r.pane.rev !== undefined ? ` (rev ${r.pane.rev})` : ''}` : '';
   if (r.status === 409 || r.status === 503) {
