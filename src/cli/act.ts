@@ -30,7 +30,7 @@ export type ActCommand = 'send' | 'answer' | 'interrupt' | 'ack' | 'focus';
 export const ACT_USAGE: Record<ActCommand, string> = {
   send: `usage: termsupervisor send PANE TEXT [--rev N] [--json] [--daemon URL]
 
-Types TEXT into the pane and presses Enter, as a prompt — only when the pane is at rest (DONE or IDLE).
+Types TEXT into the pane and presses Enter, as a prompt — only when the pane is at rest (DONE, FAILED or IDLE).
 ${REV}
 ${COMMON}
 examples:
@@ -56,7 +56,7 @@ example:
   ack: `usage: termsupervisor ack PANE|--all [--json] [--daemon URL]
 
 Acknowledges a pane (DONE, FAILED or WAITING_APPROVAL → IDLE: you have seen it), or with --all every live pane
-that needs you.
+that needs you except those waiting for an answer (a question is answered, or acknowledged by name).
 ${COMMON}
 examples:
   termsupervisor ack api
@@ -86,7 +86,10 @@ export async function actCommand(cmd: ActCommand, argv: string[], out: NodeJS.Wr
   const panes = await daemonJson<PaneView[]>(target, '/api/panes');
 
   if (cmd === 'ack' && a.options.has('all')) {
-    const due = panes.filter((p) => p.alive && p.needsYou);
+    // A question is not "seen" by a sweep: acking it would only hide it (it asks again at once, its waiting time
+    // reset). --all acknowledges finished, failed and stalled turns; a question is answered, or acked by name.
+    const due = panes.filter((p) => p.alive && p.needsYou && p.state !== 'WAITING_APPROVAL');
+    const asking = panes.filter((p) => p.alive && p.state === 'WAITING_APPROVAL');
     const results: unknown[] = [];
     let code: number = ACT_EXIT.done;
     for (const p of due) {
@@ -95,7 +98,8 @@ export async function actCommand(cmd: ActCommand, argv: string[], out: NodeJS.Wr
       code = Math.max(code, report(cmd, p, r, json ? null : out, say));
     }
     if (json) out.write(printableJson(results, 2) + '\n');
-    else if (!due.length) out.write('no pane needs you\n');
+    else if (!due.length) out.write(asking.length ? 'no finished turn to acknowledge\n' : 'no pane needs you\n');
+    if (!json && asking.length) out.write(`left ${asking.length} waiting for an answer (${asking.map((p) => printable(p.name)).join(', ')}): \`termsupervisor answer PANE OPTION\`, or \`ack PANE\` one by name\n`);
     return code;
   }
 

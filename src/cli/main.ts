@@ -40,13 +40,13 @@ commands:
   top [--no-color]    a live full-screen view, the panes that need you first: move, jump, answer, reply,
                       interrupt, ack, filter from the keyboard (top --help)
   send PANE TEXT [--rev N] [--json]
-                      type a prompt into a pane at rest (DONE, IDLE) and press Enter
+                      type a prompt into a pane at rest (DONE, FAILED, IDLE) and press Enter
   answer PANE OPTION [--rev N] [--json]
                       answer a waiting pane's question with one of its options (1, 2, y, n, ...)
   interrupt PANE [--rev N] [--json]
                       interrupt a pane's turn (Esc for an agent, Ctrl-C for a shell)
   ack PANE|--all [--json]
-                      acknowledge a pane (or every pane that needs you): it goes back to IDLE
+                      acknowledge a pane (or every one that needs you but for questions): back to IDLE
   focus PANE [--json] jump to a pane (tmux, iTerm2), or say where a \`run\` pane runs
                       these act only on the screen they read: exit 3 when the pane changed meanwhile
   doctor [--json]     check the set-up (daemon, token, tmux, iTerm2, hooks, shell integration, notifications,

@@ -18,7 +18,8 @@ export const ACTION_KEYS_MAX = 200;
 export const ACTION_DETAIL_MAX = 200;
 
 const WORKING = new Set(['RUNNING', 'LONG_RUNNING', 'WAITING_APPROVAL']);
-const AT_REST = new Set(['DONE', 'IDLE']);
+/** A turn has ended (DONE, FAILED: the program is back at its prompt) or none began: a reply may start one. */
+const AT_REST = new Set(['DONE', 'FAILED', 'IDLE']);
 /** Bracketed paste: a reply of several lines arrives as one paste, not as several submitted lines. */
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
@@ -59,7 +60,7 @@ export class PaneActions implements PaneActionApi {
 
   reply(id: string, body: ReplyRequest, client: ActionClient): Promise<ActionOutcome> {
     return this.onLive(id, (l, rev, view) => {
-      if (!AT_REST.has(view.state)) return refuse(409, `the pane is ${view.state}: a reply is typed only at rest (DONE or IDLE) — look again`, view);
+      if (!AT_REST.has(view.state)) return refuse(409, `the pane is ${view.state}: a reply is typed only at rest (DONE, FAILED or IDLE) — look again`, view);
       if (body.rev !== rev) return stale(view);
       const max = this.opts.cfg.actions.max_reply_chars;
       if (body.text.length > max) return refuse(400, `a reply is at most ${max} characters (actions.max_reply_chars)`, view);

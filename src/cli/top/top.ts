@@ -21,7 +21,7 @@ then running, idle; closed last): state, how long (the turn's runtime), the ques
   ↑ ↓ or j k    move (PgUp PgDn, g G: first, last)
   Enter         jump to the pane (tmux: your client shows it; a \`run\` pane: where it runs)
   1-9, y, n     answer the selected pane's question with that option (y/n: its Yes/No line)
-  r             reply: type a line at the bottom, Enter sends it (DONE or IDLE panes)
+  r             reply: type a line at the bottom, Enter sends it (DONE, FAILED or IDLE panes)
   i             interrupt (Esc for agents, Ctrl-C for shells), after a y/n confirmation
   a             acknowledge (DONE/FAILED/WAITING → IDLE)
   /             filter by name, program or state (Enter keeps it, Esc undoes it)
