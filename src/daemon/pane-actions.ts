@@ -125,6 +125,9 @@ export class PaneActions implements PaneActionApi {
       sent++;
     }
     if (sent === 0) return refuse(503, "this pane's source cannot type into it (nothing was sent)", reg.pane(pane.id));
+    // Keys the person sent: the turn they start is theirs; an interrupt they asked for ends one they know about.
+    if (a.kind === 'interrupt') pane.attention.interruptAction();
+    else pane.attention.keys('');
     // The screen answered is spent: a second click made on it is stale, whatever the program draws next.
     pane.monitor.revision.bump();
     const printable = sent === a.keys.length ? a.printable : printableKeys(a.keys.slice(0, sent).join(''));

@@ -9,6 +9,7 @@ import type { WsMessage } from '../web/api-types.js';
 import { transitionEvent, type NotifyEvent, type NotifyKind } from '../notify/types.js';
 import { paneView, type LivePane, type PaneState } from './live-pane.js';
 import { redactText } from './redact.js';
+import { isNews } from '../state/needs-you.js';
 import { logTransition, type Logger } from './logger.js';
 
 /** The registry's options (read when used, as the registry itself does). */
@@ -41,7 +42,9 @@ export class TransitionPublisher {
 
   transition(pane: LivePane, rec: TransitionRecord, raw: Transition): void {
     const shown = pane.stateNow();
-    this.opts.store.addTransition(rec, (saved) => this.publish(pane, rec, raw, shown, saved));
+    // Taken now: a later transition may come before this one is committed.
+    const news = isNews(pane.lastAttention);
+    this.opts.store.addTransition(rec, (saved) => this.publish(pane, rec, raw, shown, saved, news));
     this.opts.store.upsertPane(pane.record);
   }
 
@@ -62,7 +65,7 @@ export class TransitionPublisher {
     this.logs.get(pane.id)?.debug({ kind: 'pane', event: 'turn', result: turn.result, durationS: turn.durationS, prompt: turn.prompt }, 'turn');
   }
 
-  private publish(pane: LivePane, rec: TransitionRecord, raw: Transition, shown: PaneState, saved: boolean): void {
+  private publish(pane: LivePane, rec: TransitionRecord, raw: Transition, shown: PaneState, saved: boolean, news: boolean): void {
     pane.show(shown);
     this.byTo.set(rec.to, (this.byTo.get(rec.to) ?? 0) + 1);
     const plog = this.logs.get(pane.id);
@@ -71,7 +74,9 @@ export class TransitionPublisher {
     const live = this.live.get(pane.id) === pane;
     this.emit({ type: 'pane', pane: live ? pane.view() : paneView({ ...pane.record, ...shown }, [], false) });
     const kind = notifyKind(raw);
-    if (kind && this.opts.notify) {
+    // Only what needs the person (src/state/needs-you.ts): not a program starting up, their own interrupt, or a
+    // reconnection's replayed screen.
+    if (kind && news && this.opts.notify) {
       this.opts.notify(transitionEvent(pane.id, pane.record.name, pane.record.program, kind, rec));
     }
   }
