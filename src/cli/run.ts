@@ -21,6 +21,7 @@ import { jsonl } from './replay.js';
 import { enterRawMode } from './raw-mode.js';
 import { EofWhenIdle } from './eof-when-idle.js';
 import { findExecutable } from './which.js';
+import { markOwnTmuxPane, ownTmuxPane } from '../attach/tmux/ours.js';
 import { DaemonLink, findDaemon, type LinkOptions } from './daemon-link.js';
 import { hostname } from 'node:os';
 import { ttyName } from './tty-name.js';
@@ -161,7 +162,11 @@ export async function runCommand(argv: string[]): Promise<number> {
   }
   // Where the pane runs, for a person told to go there (a jump); the program's pid is added once it runs.
   const tty = ttyName();
-  const hello: LinkOptions['hello'] = { id, name, agent, command: command.join(' '), cols: size.cols, rows: size.rows, host: hostname(), ...(tty && { tty }), ...(injected && { markNonce: injected.nonce }) };
+  // Inside tmux: the pane is this wrapper's (one card, read through its own signals), and a jump goes to it through
+  // tmux. The tmux pane is marked ours so a daemon watching that server leaves it to us (attach/tmux/ours.ts).
+  const inTmux = target ? ownTmuxPane() : null;
+  const unmarkTmux = inTmux ? markOwnTmuxPane(`run:${id}`) : () => {};
+  const hello: LinkOptions['hello'] = { id, name, agent, command: command.join(' '), cols: size.cols, rows: size.rows, host: hostname(), ...(tty && { tty }), ...(injected && { markNonce: injected.nonce }), ...(inTmux && { tmuxPane: inTmux.pane, tmuxSocket: inTmux.socket }) };
   const link = target
     ? new DaemonLink({
         target,
@@ -226,6 +231,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   log.append({ ...base('pane_start', 0), kind: 'pane_start', command: redactCommand(command.join(' ')), pid: source.pid, ...size, agent, one_shot: kind === 'one-shot', ...(identity.length > 0 && { identity }), shell_integration: injected !== null });
   const detach = attachTerminal(source, () => eof.start());
   const exit = await source.exited();
+  unmarkTmux();
   eof.stop();
   detach();
   stdout.off('error', onStdoutError);

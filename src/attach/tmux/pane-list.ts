@@ -18,6 +18,8 @@ export interface PaneRow {
   command: string;
   /** The pane's first process (a shell, or the program it was started with), its terminal's session leader. */
   pid: number | null;
+  /** The pane is held by one of our own programs (ours.ts: `run:<id>`, `top`); '' when not. */
+  ours: string;
   /** Last: free text, may hold anything but a newline. */
   title: string;
 }
@@ -34,6 +36,7 @@ const PANE_FIELDS = [
   'pane_dead_status',
   'pane_current_command',
   'pane_pid',
+  '@termsupervisor', // ours.ts OURS_OPTION
   'pane_title',
 ];
 
@@ -56,7 +59,8 @@ export function parsePaneRows(lines: string[]): PaneRow[] {
       deadStatus: f[8] === '' ? null : Number(f[8]),
       command: f[9]!,
       pid: /^\d+$/.test(f[10]!) ? Number(f[10]) : null,
-      title: f.slice(11).join(SEP),
+      ours: f[11]!,
+      title: f.slice(12).join(SEP),
     });
   }
   return out;

@@ -3,6 +3,7 @@
 // rows, on every feed message, key, resize, and once a second for the timers.
 import type { ReadStream, WriteStream } from 'node:tty';
 import type { PaneView, WsMessage } from '../../web/api-types.js';
+import { markOwnTmuxPane } from '../../attach/tmux/ours.js';
 import { parseArgs, UsageError } from '../args.js';
 import { colorMode, painter } from '../colors.js';
 import { DAEMON_OPTION_HELP, DaemonUnavailable, daemonJson, daemonTarget } from '../daemon-client.js';
@@ -48,9 +49,12 @@ export async function topCommand(argv: string[], stdin: NodeJS.ReadStream = proc
   const first = await daemonJson<PaneView[]>(target, '/api/panes');
   const { holdTerminal } = await import('./terminal.js');
   const session = holdTerminal(stdin as ReadStream, stdout as WriteStream);
+  // Our own view is no work: a daemon watching this tmux pane leaves it alone while top holds it (attach/tmux/ours.ts).
+  const unmarkTmux = markOwnTmuxPane('top');
   try {
     return await new TopLoop(target, stdin, stdout, colorMode(stdout, a.options.has('no-color')), first).run();
   } finally {
+    unmarkTmux();
     session.restore();
   }
 }
