@@ -166,7 +166,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   // tmux. The tmux pane is marked ours so a daemon watching that server leaves it to us (attach/tmux/ours.ts).
   // Marked once a daemon has welcomed the pane: a wrapper that never joins one leaves its tmux pane watched as before.
   const inTmux = target ? ownTmuxPane() : null;
-  let unmarkTmux: (() => void) | null = null;
+  const tmuxMark: { unmark: (() => void) | null } = { unmark: null };
   const hello: LinkOptions['hello'] = { id, name, agent, command: command.join(' '), cols: size.cols, rows: size.rows, host: hostname(), ...(tty && { tty }), ...(injected && { markNonce: injected.nonce }), ...(inTmux && { tmuxPane: inTmux.pane, tmuxSocket: inTmux.socket }) };
   const link = target
     ? new DaemonLink({
@@ -180,7 +180,7 @@ export async function runCommand(argv: string[]): Promise<number> {
         },
         onStatus: (status, why) => {
           log.append({ ...base('daemon_link', clock.now() / 1000), kind: 'daemon_link', status, url: target.url, ...(why && { why }) });
-          if (status === 'connected' && inTmux && !unmarkTmux) unmarkTmux = markOwnTmuxPane(`run:${id}`);
+          if (status === 'connected' && inTmux && !tmuxMark.unmark) tmuxMark.unmark = markOwnTmuxPane(`run:${id}`);
         },
       })
     : null;
@@ -235,7 +235,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   log.append({ ...base('pane_start', 0), kind: 'pane_start', command: redactCommand(command.join(' ')), pid: source.pid, ...size, agent, one_shot: kind === 'one-shot', ...(identity.length > 0 && { identity }), shell_integration: injected !== null });
   const detach = attachTerminal(source, () => eof.start());
   const exit = await source.exited();
-  unmarkTmux?.();
+  tmuxMark.unmark?.();
   eof.stop();
   detach();
   stdout.off('error', onStdoutError);
