@@ -64,7 +64,8 @@ examples:
   focus: `usage: termsupervisor focus PANE [--json] [--daemon URL]
 
 Jumps to the pane: a tmux pane is selected in your attached tmux client (switching session if needed), an iTerm2
-session is activated; a \`run\` pane cannot be shown from here, so where it runs is printed (host, tty, pid).
+session is activated; a \`run\` pane inside tmux is shown through its tmux pane; one elsewhere cannot be shown
+from here, so where it runs is printed (host, tty, pid).
 ${COMMON}
   4  the pane could not be shown (no tmux client attached, a \`run\` pane outside tmux): why, or where it runs,
      is printed
