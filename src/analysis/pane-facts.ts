@@ -111,7 +111,11 @@ export abstract class PaneFacts implements Tier1Host {
     this.state = state;
     this.followUp.noteState(this.now, state);
     const phase = this.phase();
-    if (wasWaiting && phase !== 'waiting') this.question.leave();
+    if (wasWaiting && phase !== 'waiting') {
+      const answered = this.question.rowsAnsweredAtLeave();
+      if (answered && this.snap) this.reader.noteAnswered(answered, this.snap.lines);
+      this.question.leave();
+    }
     if (phase === 'rest') {
       // The turn's frames have stopped, or its end was told: later frames start a new run (the rest window grows
       // back from turn_rest_s, which must not revive the finished turn's last frames as an animation).

@@ -59,6 +59,16 @@ export class QuestionAnswer {
     }
   }
 
+  /** The wait ends (the pane went on): the rows shown as an answering key was typed during it, if one was and the
+   * program's redraw after it was not read as such (it came with the work that followed, in one read). Those rows
+   * asked their question and were answered: left drawn above what came next (issue 26 item 9), they ask nothing. */
+  rowsAnsweredAtLeave(): readonly string[] | null {
+    if (this.answerKeyAt < this.since || !this.rowsAtAnswer) return null;
+    const rows = this.rowsAtAnswer;
+    this.rowsAtAnswer = null;
+    return rows;
+  }
+
   /** The program changed its screen after an answering key: the rows shown as the key was typed are the answered
    * question's (its text may stay in the transcript, "Run `rm`? (y/n)" above "⎿ Denied."), no longer a question. */
   answeredRows(t: number): readonly string[] | null {

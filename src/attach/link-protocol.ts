@@ -23,6 +23,10 @@ export type LinkHello = {
   tty?: string;
   /** The nonce on the marks of the shell the wrapper started with integration: its marks without it are forged. */
   markNonce?: string;
+  /** The wrapper runs in a tmux pane (its $TMUX_PANE, "%3", and its server's socket path): a jump goes through
+   * tmux, and the daemon's tmux watcher leaves that pane to the wrapper (attach/tmux/ours.ts). */
+  tmuxPane?: string;
+  tmuxSocket?: string;
 };
 
 export type LinkMessage =
@@ -61,6 +65,9 @@ const MAX_PROCESS_NAMES = 16;
 /** A host name is at most 253 characters (DNS); a tty path is short (/dev/pts/12, /dev/ttys003). */
 const MAX_HOST = 253;
 const MAX_TTY = 256;
+/** A tmux pane id: %N. */
+const TMUX_PANE = /^%\d{1,9}$/;
+const MAX_TMUX_PANE = 10;
 /** Exit statuses run from 0 to 255 (128+N for a signal N). */
 const MAX_EXIT_STATUS = 255;
 /** A terminal larger than this is a corrupt message, not a screen. */
@@ -95,6 +102,8 @@ export function parseLinkMessage(raw: string): LinkMessage {
         ...(o['host'] !== undefined && { host: str(o, 'host', MAX_HOST) }),
         ...(o['tty'] !== undefined && { tty: str(o, 'tty', MAX_TTY) }),
         ...(o['markNonce'] !== undefined && { markNonce: str(o, 'markNonce', MAX_NONCE, NONCE) }),
+        ...(o['tmuxPane'] !== undefined && { tmuxPane: str(o, 'tmuxPane', MAX_TMUX_PANE, TMUX_PANE) }),
+        ...(o['tmuxSocket'] !== undefined && { tmuxSocket: str(o, 'tmuxSocket', MAX_TTY) }),
       };
     }
     case 'output':

@@ -132,7 +132,10 @@ export class PtySource implements PaneSource {
       const exit: PtyExit = signal ? { code: null, signal } : { code: exitCode, signal: null };
       this.exitInfo = exit;
       this.term = null;
-      if (this.opts.oneShot) this.emit({ kind: 'command', t: this.now(), phase: 'finished', exitCode: exitStatus(exit) });
+      // Ended by us (the wrapper's own terminal hung up, or the wrapper was told to stop): the program did not
+      // finish its work, its terminal closed. No turn's end (a SIGHUP's 129 is no failure of the command's): the
+      // pane just closes, in the state it was in.
+      if (this.opts.oneShot && !this.endedByUs) this.emit({ kind: 'command', t: this.now(), phase: 'finished', exitCode: exitStatus(exit) });
       this.emit({ kind: 'exit', t: this.now(), code: exit.code, signal: exit.signal });
       for (const w of this.exitWaiters.splice(0)) w(exit);
     });
@@ -201,6 +204,7 @@ export class PtySource implements PaneSource {
   /** Signal the child, escalating to SIGHUP and then SIGKILL if it stays; resolves when it has exited. */
   async terminate(first: NodeJS.Signals = 'SIGHUP'): Promise<PtyExit> {
     if (!this.term) return this.exited();
+    this.endedByUs = true;
     this.kill(first);
     const timers = [
       first !== 'SIGHUP' && first !== 'SIGKILL' ? setTimeout(() => this.kill('SIGHUP'), HANGUP_GRACE_MS) : null,
@@ -221,6 +225,9 @@ export class PtySource implements PaneSource {
   private now(): number {
     return this.opts.clock.now() / 1000;
   }
+
+  /** terminate() or stop() ended the child: its exit is the pane closing, not the command finishing. */
+  private endedByUs = false;
 
   private emit(ev: PaneEvent): void {
     for (const l of this.listeners) l(ev);

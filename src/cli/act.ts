@@ -10,7 +10,7 @@ import { printable, printableJson, printableLines } from './printable.js';
 import { optionsLine, pickOption } from './question-pick.js';
 import { resolvePane } from './wait.js';
 
-export const ACT_EXIT = { done: 0, daemon: 1, usage: 2, refused: 3 } as const;
+export const ACT_EXIT = { done: 0, daemon: 1, usage: 2, refused: 3, notShown: 4 } as const;
 
 const COMMON = `  --json    print the daemon's answer as JSON (the action and the pane; on a refusal, the fresh pane)
 ${DAEMON_OPTION_HELP}
@@ -30,7 +30,7 @@ export type ActCommand = 'send' | 'answer' | 'interrupt' | 'ack' | 'focus';
 export const ACT_USAGE: Record<ActCommand, string> = {
   send: `usage: termsupervisor send PANE TEXT [--rev N] [--json] [--daemon URL]
 
-Types TEXT into the pane and presses Enter, as a prompt — only when the pane is at rest (DONE or IDLE).
+Types TEXT into the pane and presses Enter, as a prompt — only when the pane is at rest (DONE, FAILED or IDLE).
 ${REV}
 ${COMMON}
 examples:
@@ -56,7 +56,7 @@ example:
   ack: `usage: termsupervisor ack PANE|--all [--json] [--daemon URL]
 
 Acknowledges a pane (DONE, FAILED or WAITING_APPROVAL → IDLE: you have seen it), or with --all every live pane
-that needs you.
+that needs you except those waiting for an answer (a question is answered, or acknowledged by name).
 ${COMMON}
 examples:
   termsupervisor ack api
@@ -64,9 +64,12 @@ examples:
   focus: `usage: termsupervisor focus PANE [--json] [--daemon URL]
 
 Jumps to the pane: a tmux pane is selected in your attached tmux client (switching session if needed), an iTerm2
-session is activated; a \`run\` pane cannot be shown from here, so where it runs is printed (host, tty, pid).
+session is activated; a \`run\` pane inside tmux is shown through its tmux pane; one elsewhere cannot be shown
+from here, so where it runs is printed (host, tty, pid).
 \`focus --next\` jumps to the next pane that needs you, in urgency order (termsupervisor focus --next --help).
 ${COMMON}
+  4  the pane could not be shown (no tmux client attached, a \`run\` pane outside tmux): why, or where it runs,
+     is printed
 example:
   termsupervisor focus work:0.1`,
 };
@@ -85,7 +88,10 @@ export async function actCommand(cmd: ActCommand, argv: string[], out: NodeJS.Wr
   const panes = await daemonJson<PaneView[]>(target, '/api/panes');
 
   if (cmd === 'ack' && a.options.has('all')) {
-    const due = panes.filter((p) => p.alive && p.needsYou);
+    // A question is not "seen" by a sweep: acking it would only hide it (it asks again at once, its waiting time
+    // reset). --all acknowledges finished, failed and stalled turns; a question is answered, or acked by name.
+    const due = panes.filter((p) => p.alive && p.needsYou && p.state !== 'WAITING_APPROVAL');
+    const asking = panes.filter((p) => p.alive && p.state === 'WAITING_APPROVAL');
     const results: unknown[] = [];
     let code: number = ACT_EXIT.done;
     for (const p of due) {
@@ -94,7 +100,8 @@ export async function actCommand(cmd: ActCommand, argv: string[], out: NodeJS.Wr
       code = Math.max(code, report(cmd, p, r, json ? null : out, say));
     }
     if (json) out.write(printableJson(results, 2) + '\n');
-    else if (!due.length) out.write('no pane needs you\n');
+    else if (!due.length) out.write(asking.length ? 'no finished turn to acknowledge\n' : 'no pane needs you\n');
+    if (!json && asking.length) out.write(`left ${asking.length} waiting for an answer (${asking.map((p) => printable(p.name)).join(', ')}): \`termsupervisor answer PANE OPTION\`, or \`ack PANE\` one by name\n`);
     return code;
   }
 
@@ -126,7 +133,8 @@ function report(cmd: string, pane: PaneView, r: ActOutcome, out: NodeJS.Writable
     const detail = r.action?.detail ? ` (${printable(r.action.detail)})` : '';
     const what = cmd === 'focus' ? (r.how ? `${r.focused === false ? 'cannot show' : 'showing'} ${name}: ${printable(r.how)}` : `showing ${name}`) : `${PAST[cmd] ?? cmd} ${name}${detail}${keys}`;
     out?.write(what + '\n');
-    return ACT_EXIT.done;
+    // A jump that could not happen is not "done": a script (or a key binding) must be able to tell.
+    return cmd === 'focus' && r.focused === false ? ACT_EXIT.notShown : ACT_EXIT.done;
   }
   const now = r.pane ? `: ${r.pane.alive ? r.pane.state : 'closed'}${r.pane.rev !== undefined ? ` (rev ${r.pane.rev})` : ''}` : '';
   if (r.status === 409 || r.status === 503) {

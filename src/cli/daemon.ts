@@ -8,6 +8,7 @@ import { LockError } from '../daemon/instance-lock.js';
 import { parseArgs, UsageError } from './args.js';
 import { configFor } from './load-config.js';
 import { VERSION } from './version.js';
+import { commandName } from './command-name.js';
 import { SshSpecError } from '../attach/ssh/ssh-command.js';
 import { resolvePeers } from '../config/peers.js';
 
@@ -75,7 +76,7 @@ export async function daemonCommand(argv: string[]): Promise<number> {
   const out = process.stdout;
   out.write(`termsupervisor ${VERSION}: daemon listening on ${daemon.url} (log: ${logFile})\n`);
   out.write(`termsupervisor: dashboard ${daemon.dashboardUrl()}\n`);
-  out.write(`termsupervisor: add a pane with: termsupervisor run -- <command>   (stop the daemon with Ctrl-C)\n`);
+  out.write(`termsupervisor: add a pane with: ${commandName()} run -- <command>   (stop the daemon with Ctrl-C)\n`);
 
   return await new Promise<number>((resolve) => {
     let signals = 0;

@@ -39,6 +39,12 @@ const LABEL_WIDTH = 10;
 /** Screen lines are cut here so one event stays one terminal row on a typical screen. */
 const LINE_MAX = 100;
 
+/** --follow starts with this many of the latest lines, as `tail -f` does: the whole history first would bury them. */
+export const FOLLOW_BACKLOG_LINES = 20;
+/** Signals that only say "still the same" on a timer (an idle pane re-read every thresholds.idle_reemit_s): one per
+ * idle pane per half minute would be most of the log. Shown when signals are asked for by --kind. */
+const HEARTBEAT_RULES = new Set(['generic.idle_reemit']);
+
 const ANSI = { reset: '\x1b[0m', dim: '\x1b[2m', red: '\x1b[31m', yellow: '\x1b[33m', cyan: '\x1b[36m', blue: '\x1b[34m' };
 
 /** The run log's own kinds, and the daemon kind each one is filtered as. */
@@ -232,6 +238,7 @@ export function renderLine(raw: string, opts: Pick<LoghookOptions, 'pane' | 'kin
     if (opts.pane !== null && rec['pane'] !== opts.pane && rec['name'] !== opts.pane) return null;
     if (opts.kinds !== null && !opts.kinds.has(kindOf(rec))) return null;
   }
+  if (rec && opts.kinds === null && (rec['kind'] === 'signal' || rec['kind'] === 'suppressed') && HEARTBEAT_RULES.has(str(rec['rule']))) return null;
   if (!rec) return printable(raw);
   return isDaemonRecord(rec) ? formatDaemonRecord(rec, colour) : formatEventLine(raw, colour);
 }
@@ -311,20 +318,44 @@ export async function loghook(argv: string[], who: { name: string; usage: string
   }
   const colour = Boolean(process.stdout.isTTY) && !process.env['NO_COLOR'];
   process.stdout.on('error', () => process.exit(0)); // the reader went away (loghook | head): nothing left to do
-  const print = (line: string) => {
+  // --pane names a pane the logs know, or the person is told (not a silent empty output).
+  const seenPanes = new Set<string>();
+  let paneMatched = false;
+  const render = (line: string): string | null => {
     const out = renderLine(line, opts, colour);
+    if (opts.pane !== null) {
+      const rec = parseRecord(line);
+      if (rec && typeof rec['name'] === 'string' && rec['name']) seenPanes.add(rec['name']);
+      if (rec && (rec['pane'] === opts.pane || rec['name'] === opts.pane)) paneMatched = true;
+    }
+    return out;
+  };
+  const print = (line: string) => {
+    const out = render(line);
     if (out !== null) process.stdout.write(out + '\n');
   };
+  const noSuchPane = () => `${who.name}: no line of pane ${JSON.stringify(printable(opts.pane ?? ''))} in the logs${seenPanes.size ? ` (panes in them: ${[...seenPanes].slice(0, 20).map((n) => printable(n)).join(', ')})` : ''}`;
   // Every file's new lines go through one merge: in time order across the files, each transition once.
   const merge = new LogMerge();
   const tails = [...new Set(opts.files)].map((f, i) => new LogTail(f, (line) => merge.add(i, line)));
   let announced = false;
+  let first = true;
   for (;;) {
     const found = tails.map((t) => t.poll()).some(Boolean);
-    for (const line of merge.take()) print(line);
+    if (first && opts.follow) {
+      // Following: the latest lines of what is there, then what comes.
+      const shown = merge.take().map(render).filter((l): l is string => l !== null);
+      for (const l of shown.slice(-FOLLOW_BACKLOG_LINES)) process.stdout.write(l + '\n');
+      if (found && opts.pane !== null && !paneMatched) process.stderr.write(`${noSuchPane()} yet: waiting for it\n`);
+    } else for (const line of merge.take()) print(line);
+    first = false;
     if (!opts.follow) {
       for (const t of tails) t.close();
       if (!found) process.stderr.write(`${who.name}: no log at ${opts.files.join(' or ')}\n`);
+      if (found && opts.pane !== null && !paneMatched) {
+        process.stderr.write(noSuchPane() + '\n');
+        return 1;
+      }
       return found ? 0 : 1;
     }
     if (!found && !announced) {

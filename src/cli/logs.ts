@@ -7,8 +7,10 @@ export const LOGS_USAGE = `usage: termsupervisor logs [--follow|-f] [--pane NAME
 Prints the logs as readable lines, one per event: the run event log ($XDG_STATE_HOME/termsupervisor/events.jsonl),
 the daemon's log (daemon.log there, size-rotated) and, under 'termsupervisor service', the daemon's own output
 (service.log there), merged in time order; a transition of a \`run\` pane that both its wrapper and the daemon logged is
-shown once. Exit status 1 when there is no log yet.
-  --follow, -f  keep following them (across rotation) until Ctrl-C; waits for a log that does not exist yet
+shown once. An idle pane's periodic re-read (generic.idle_reemit) is left out unless --kind asks for signals.
+Exit status 1 when there is no log yet, or --pane names a pane no line has.
+  --follow, -f  the latest 20 lines, then keep following (across rotation) until Ctrl-C; waits for a log that
+                does not exist yet
   --pane        only the lines of the pane with this name or id
   --kind        only these kinds: transition, signal, suppressed, hook, pane, notify, daemon, http
   --file        read this file instead of the defaults (repeatable)

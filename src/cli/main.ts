@@ -11,7 +11,11 @@ import { DaemonUnavailable } from './daemon-client.js';
 import { VERSION } from './version.js';
 import { EXAMPLES, helpHint, SETUP_COMMANDS } from './help.js';
 import { printableLines } from './printable.js';
+import { didYouMean } from './did-you-mean.js';
 import { exitQuietlyWhenReaderGoes, ignoreClosedStderr } from './closed-pipe.js';
+
+/** Every command `main` knows, for "did you mean". */
+const COMMANDS = ['run', 'daemon', 'dashboard', 'status', 'wait', 'top', 'send', 'answer', 'interrupt', 'ack', 'focus', 'doctor', 'replay', 'classify', 'hooks', 'task', 'hook', 'service', 'shell-integration', 'logs', 'help', 'version'];
 
 /** Commands that keep working when their stdout goes away (see closed-pipe.ts). */
 const OUTLIVE_STDOUT = new Set(['run', 'daemon']);
@@ -36,13 +40,13 @@ commands:
   top [--no-color]    a live full-screen view, the panes that need you first: move, jump, answer, reply,
                       interrupt, ack, filter from the keyboard (top --help)
   send PANE TEXT [--rev N] [--json]
-                      type a prompt into a pane at rest (DONE, IDLE) and press Enter
+                      type a prompt into a pane at rest (DONE, FAILED, IDLE) and press Enter
   answer PANE OPTION [--rev N] [--json]
                       answer a waiting pane's question with one of its options (1, 2, y, n, ...)
   interrupt PANE [--rev N] [--json]
                       interrupt a pane's turn (Esc for an agent, Ctrl-C for a shell)
   ack PANE|--all [--json]
-                      acknowledge a pane (or every pane that needs you): it goes back to IDLE
+                      acknowledge a pane (or every one that needs you but for questions): back to IDLE
   focus PANE [--json] jump to a pane (tmux, iTerm2), or say where a \`run\` pane runs
   focus --next [--display]
                       jump to the next pane that needs you (urgency order); pressed again, the one after
@@ -135,8 +139,14 @@ export async function main(argv: string[]): Promise<number> {
         if (rest[0]) return await main([rest[0], '--help']);
         out.write(USAGE + '\n');
         return 0;
-      default:
-        throw new UsageError(`unknown command ${JSON.stringify(cmd)}\n\n${USAGE}`);
+      default: {
+        // One line, not the whole help: the mistake stays on the screen, with the likeliest command it meant.
+        const guess = didYouMean(cmd, COMMANDS);
+        process.stderr.write(
+          `termsupervisor: ${printableLines(`unknown command ${JSON.stringify(cmd)}`)}${guess ? `: did you mean ${guess}?` : ''} (see 'termsupervisor --help')\n`,
+        );
+        return 2;
+      }
     }
   } catch (e) {
     if (e instanceof UsageError) {

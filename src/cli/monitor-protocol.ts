@@ -9,6 +9,8 @@ import type { MachineState } from '../analysis/types.js';
 export interface MonitorWorkerData {
   /** --config as given (the worker loads the same config the wrapper did). */
   configPath: string | undefined;
+  /** The wrapper found mistakes in that config and watches with the defaults: the worker does too. */
+  defaults?: boolean;
   cols: number;
   rows: number;
   agent: AgentChoice;

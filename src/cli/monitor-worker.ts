@@ -5,6 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PaneMonitor } from '../daemon/pane-monitor.js';
 import { RealClock } from '../state/clock.js';
 import { configFor } from './load-config.js';
+import { loadConfig } from '../config/config.js';
 import { describe as describeError } from '../daemon/pane-fault.js';
 import type { FromWorker, MonitorStatus, MonitorWorkerData, ToWorker } from './monitor-protocol.js';
 import { shownLine } from '../daemon/shown-screen.js';
@@ -20,7 +21,7 @@ const port = parentPort;
 if (!port) throw new Error('monitor-worker runs as a worker thread');
 const opts = workerData as MonitorWorkerData;
 const clock = new RealClock(opts.originMs);
-const monitor = new PaneMonitor({ cfg: configFor(opts.configPath), clock, cols: opts.cols, rows: opts.rows, agent: opts.agent, command: opts.command, markNonce: opts.markNonce });
+const monitor = new PaneMonitor({ cfg: opts.defaults ? loadConfig({}) : configFor(opts.configPath), clock, cols: opts.cols, rows: opts.rows, agent: opts.agent, command: opts.command, markNonce: opts.markNonce });
 const send = (m: FromWorker): void => port.postMessage(m);
 const status = (): MonitorStatus => ({ state: monitor.state.state, program: monitor.analyzer.currentProgram.program });
 // The wrapper's own event log is text leaving the process like the daemon's: the line masked as the daemon masks

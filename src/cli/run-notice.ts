@@ -26,6 +26,27 @@ export async function probeDaemon(t: DaemonTarget, timeoutMs = PROBE_TIMEOUT_MS)
   }
 }
 
+/** The live panes the daemon already shows under `name` (their ids): a second one of that name makes `wait NAME`,
+ * `focus NAME` and the board ambiguous, so `run` says so before the program starts. [] when none or not asked. */
+export async function namesakes(t: DaemonTarget, name: string, timeoutMs = PROBE_TIMEOUT_MS): Promise<string[]> {
+  try {
+    const res = await fetch(t.url.replace(/\/+$/, '') + '/api/panes', {
+      headers: t.token ? { authorization: `Bearer ${t.token}` } : {},
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!res.ok) return void (await res.body?.cancel()), [];
+    const panes = (await res.json()) as Array<{ id: string; name: string; alive: boolean }>;
+    return panes.filter((p) => p.alive && p.name === name).map((p) => p.id);
+  } catch {
+    return [];
+  }
+}
+
+/** The line saying the name is taken (no newline). */
+export function namesakeNotice(name: string, ids: string[]): string {
+  return `termsupervisor: another live pane is already named ${JSON.stringify(printable(name))} (${ids.map(printable).join(', ')}): commands that take a name will ask for an id; pick another with --name`;
+}
+
 const FROM: Record<DaemonTarget['from'], string> = { flag: '--daemon', env: '$TERMSUPERVISOR_DAEMON', 'runtime-file': 'its runtime file' };
 
 /** The line for stderr (no newline). `log`: where the pane's transitions go either way. */

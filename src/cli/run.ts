@@ -14,16 +14,17 @@ import { MonitorThread } from './monitor-thread.js';
 import { RealClock } from '../state/clock.js';
 import { oneOf, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import { EventLog, type EventBase, type EventKind } from './event-log.js';
-import { configFor } from './load-config.js';
+import { configOrDefaults } from './load-config.js';
 import { eventLogPath } from '../config/paths.js';
 import { jsonl } from './replay.js';
 import { enterRawMode } from './raw-mode.js';
 import { EofWhenIdle } from './eof-when-idle.js';
 import { findExecutable } from './which.js';
+import { markOwnTmuxPane, ownTmuxPane } from '../attach/tmux/ours.js';
 import { DaemonLink, findDaemon, type LinkOptions } from './daemon-link.js';
 import { hostname } from 'node:os';
 import { ttyName } from './tty-name.js';
-import { probeDaemon, runNotice } from './run-notice.js';
+import { namesakeNotice, namesakes, probeDaemon, runNotice } from './run-notice.js';
 import { redactCommand } from '../daemon/redact.js';
 import { randomBytes } from 'node:crypto';
 import { programKind } from '../analysis/program-kind.js';
@@ -85,6 +86,11 @@ const EXIT_SAFETY_MS = 2000;
 
 let paneSeq = 0;
 
+/** The config's problems, for stderr before the command starts (printable: they quote the person's file). */
+export function configWarning(problems: string[]): string {
+  return `termsupervisor: run: the config has mistakes; watching this pane with the defaults (fix them, then \`termsupervisor doctor\` checks):\n  ${problems.map((p) => printable(p)).join('\n  ')}`;
+}
+
 export async function runCommand(argv: string[]): Promise<number> {
   const a = parseArgs(argv, { values: ['name', 'agent', 'record', 'log', 'config', 'cols', 'rows', 'daemon'], flags: ['help', 'no-daemon', 'no-shell-integration', 'quiet'] });
   if (a.options.has('help')) {
@@ -95,7 +101,9 @@ export async function runCommand(argv: string[]): Promise<number> {
   const command = a.rest;
   if (command.length === 0 || !command[0]) throw new UsageError(`run needs a command after --\n\n${RUN_USAGE}`);
   const agent = oneOf(a.options.get('agent'), AGENT_CHOICES, 'agent', 'auto');
-  const cfg = configFor(a.options.get('config'));
+  // A mistake in the config never stops the person's command: said, and the defaults watch the pane.
+  const { cfg, problems: configProblems } = configOrDefaults(a.options.get('config'));
+  if (configProblems) process.stderr.write(configWarning(configProblems) + '\n');
   const logPath = stringOption(a, 'log') ?? eventLogPath();
   const record = stringOption(a, 'record');
   const name = stringOption(a, 'name') ?? basename(command[0]!);
@@ -128,7 +136,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const source = new PtySource({ id, name, command, ...size, clock, oneShot: kind === 'one-shot', programs: cfg.programs, ...(injected && { exec: injected.argv, env: withEnv(process.env, injected.env) }) });
   // Parsing and analysis run on a thread of their own: the pane's output reaches the person's terminal whatever they cost.
   const configOption = a.options.get('config');
-  const monitor = new MonitorThread({ configPath: typeof configOption === 'string' ? configOption : undefined, ...size, agent, command: command.join(' '), originMs: clock.origin, markNonce: injected?.nonce }, cfg);
+  const monitor = new MonitorThread({ configPath: typeof configOption === 'string' ? configOption : undefined, defaults: configProblems !== null, ...size, agent, command: command.join(' '), originMs: clock.origin, markNonce: injected?.nonce }, cfg);
   const cast = record ? new CastWriter(record, { width: size.cols, height: size.rows, title: name, env: castEnv() }, wallOrigin) : null;
   const wall = (t: number) => wallOrigin + t * 1000;
   const base = (kind: EventKind, t: number): EventBase => ({
@@ -146,11 +154,19 @@ export async function runCommand(argv: string[]): Promise<number> {
   const target = a.options.has('no-daemon') ? null : findDaemon(stringOption(a, 'daemon'));
   // Said once, before the program owns the terminal (a line after its first byte would garble a full screen).
   if (!a.options.has('quiet') && !a.options.has('no-daemon')) {
-    process.stderr.write(runNotice(target, target ? await probeDaemon(target) : null, logPath) + '\n');
+    const probe = target ? await probeDaemon(target) : null;
+    process.stderr.write(runNotice(target, probe, logPath) + '\n');
+    const taken = target && probe === 'joined' ? await namesakes(target, name) : [];
+    if (taken.length) process.stderr.write(namesakeNotice(name, taken) + '\n');
   }
   // Where the pane runs, for a person told to go there (a jump); the program's pid is added once it runs.
   const tty = ttyName();
-  const hello: LinkOptions['hello'] = { id, name, agent, command: command.join(' '), cols: size.cols, rows: size.rows, host: hostname(), ...(tty && { tty }), ...(injected && { markNonce: injected.nonce }) };
+  // Inside tmux: the pane is this wrapper's (one card, read through its own signals), and a jump goes to it through
+  // tmux. The tmux pane is marked ours so a daemon watching that server leaves it to us (attach/tmux/ours.ts).
+  // Marked once a daemon has welcomed the pane: a wrapper that never joins one leaves its tmux pane watched as before.
+  const inTmux = target ? ownTmuxPane() : null;
+  const tmuxMark: { unmark: (() => void) | null } = { unmark: null };
+  const hello: LinkOptions['hello'] = { id, name, agent, command: command.join(' '), cols: size.cols, rows: size.rows, host: hostname(), ...(tty && { tty }), ...(injected && { markNonce: injected.nonce }), ...(inTmux && { tmuxPane: inTmux.pane, tmuxSocket: inTmux.socket }) };
   const link = target
     ? new DaemonLink({
         target,
@@ -161,7 +177,10 @@ export async function runCommand(argv: string[]): Promise<number> {
           const drawing = await monitor.flush(true);
           return drawing ? repaint(drawing) : '';
         },
-        onStatus: (status, why) => log.append({ ...base('daemon_link', clock.now() / 1000), kind: 'daemon_link', status, url: target.url, ...(why && { why }) }),
+        onStatus: (status, why) => {
+          log.append({ ...base('daemon_link', clock.now() / 1000), kind: 'daemon_link', status, url: target.url, ...(why && { why }) });
+          if (status === 'connected' && inTmux && !tmuxMark.unmark) tmuxMark.unmark = markOwnTmuxPane(`run:${id}`);
+        },
       })
     : null;
 
@@ -219,6 +238,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   log.append({ ...base('pane_start', 0), kind: 'pane_start', command: redactCommand(command.join(' ')), pid: source.pid, ...size, agent, one_shot: kind === 'one-shot', ...(identity.length > 0 && { identity }), shell_integration: injected !== null });
   const detach = attachTerminal(source, () => eof.start());
   const exit = await source.exited();
+  tmuxMark.unmark?.();
   eof.stop();
   detach();
   stdout.off('error', onStdoutError);

@@ -83,7 +83,12 @@ export async function waitCommand(argv: string[]): Promise<number> {
     const adopt = (found: PaneView) => {
       clearTimeout(appearTimer);
       id = found.id;
-      if (!found.alive) return void finish(WAIT_EXIT.gone, `pane ${id} is closed`);
+      if (!found.alive) {
+        // Say how it ended: "is closed" alone leaves the script's reader to look it up. A turn that FAILED is exit 3
+        // for --until done whether or not its pane has closed since.
+        const code = found.state === 'FAILED' && until === 'done' ? WAIT_EXIT.failed : WAIT_EXIT.gone;
+        return void finish(code, closedText(found));
+      }
       judge(found.state);
     };
     let appearing = false;
@@ -124,6 +129,13 @@ export function resolvePane(name: string, panes: PaneView[]): PaneView | string 
   const list = (ps: PaneView[]) => ps.map((p) => `  ${p.id}  ${p.name}  ${p.state}${p.alive ? '' : ' (closed)'}`).join('\n');
   if (named.length > 1) return `${JSON.stringify(name)} names ${named.length} panes: use an id\n${list(named)}`;
   return panes.length ? `no pane ${JSON.stringify(name)}; known panes (id, name, state):\n${list(panes)}` : `no pane ${JSON.stringify(name)}: the daemon has no panes`;
+}
+
+/** A closed pane's last word: its last state, when, and what decided it. */
+export function closedText(p: PaneView, now = Date.now()): string {
+  const ago = Math.max(0, Math.round((now - p.since) / 1000));
+  const why = [p.rule, p.line].filter(Boolean).join(': ');
+  return `pane ${p.id} is closed: it ended ${p.state} ${ago}s ago${why ? ` (${why})` : ''}`;
 }
 
 function seconds(v: string | true | undefined, option: string): number | null {

@@ -14,6 +14,7 @@ import { redactCommand, redactText } from './redact.js';
 import { maskFragments } from './redact-lines.js';
 import { screenFragments, shownEdge, shownLine, shownScreen } from './shown-screen.js';
 import { signalSource } from './signal-source.js';
+import { PaneAttention, type Attention } from '../state/needs-you.js';
 
 export type UntimedEvent = PaneEvent extends infer E ? (E extends PaneEvent ? Omit<E, 't'> : never) : never;
 
@@ -41,6 +42,8 @@ export interface LivePaneOptions {
 }
 
 const NEEDS_YOU = new Set(['WAITING_APPROVAL', 'FAILED', 'DONE']);
+/** The rule a REPL's prompt decides a rest with (profiles/shell.ts `ready('repl_prompt')`), after the program. */
+const REPL_PROMPT_RULE = '.repl_prompt';
 
 /** The part of a pane's record a transition changes. */
 export type PaneState = Pick<PaneRecord, 'program' | 'state' | 'since' | 'startedAt' | 'tier' | 'source' | 'rule' | 'line' | 'stalled'>;
@@ -79,6 +82,12 @@ export class LivePane {
   /** Epoch ms of the last interrupt key (Ctrl-C, a lone Esc) typed into the pane, when its keys are seen: an end
    * right after it is the person's own doing, not news (src/notify/not-news.ts). */
   interruptKeyAt: number | null = null;
+  /** Whether the pane needs the person (src/state/needs-you.ts): its turns, keys, acks, and what a restart carried. */
+  readonly attention: PaneAttention;
+  private readonly hooks: LivePaneHooks | undefined;
+  /** The verdict on the latest transition (for a notification: `turn_ended`, `question` and `stalled` are news;
+   * `carried`, `startup`, `own_interrupt` and `reconnected` ends are not). */
+  lastAttention: Attention = { needsYou: false, why: 'seen' };
 
   constructor(opts: LivePaneOptions) {
     this.id = opts.id;
@@ -107,7 +116,16 @@ export class LivePane {
       line: '',
       stalled: false,
     };
+    // An end nobody saw before the daemon restarted (or the wrapper reconnected) is shown as it was, unseen, until
+    // it is acked or a new turn begins: not turned into IDLE by the new attachment.
+    const carried = prev && (prev.state === 'DONE' || prev.state === 'FAILED') ? prev : null;
+    this.attention = new PaneAttention({ now, previous: prev ? (carried ?? { state: prev.state, since: prev.since }) : null });
+    if (carried) {
+      const { state, since, startedAt, tier, source, rule, line } = carried;
+      Object.assign(this.record, { state, since, startedAt, tier, source, rule, line });
+    }
     this.shown = stateOf(this.record);
+    this.hooks = opts.hooks;
     this.monitor.onTransition((tr) => this.onTransition(tr, opts.hooks));
     this.monitor.onScreenChange(() => opts.hooks.screen(this));
   }
@@ -127,6 +145,7 @@ export class LivePane {
     if (e.kind === 'input') {
       this.turns.input(e.data);
       if (e.data.includes('\x03') || e.data === '\x1b') this.interruptKeyAt = Date.now();
+      this.attention.keys(e.data);
     }
     if (e.kind === 'process' && e.pid !== undefined) this.fgPid = e.pid;
     if (e.kind === 'resize') {
@@ -152,6 +171,13 @@ export class LivePane {
   }
 
   ack(by: string): void {
+    this.attention.ack();
+    // A carried end (the machine itself began at IDLE on this attachment): the ack is the record's own move.
+    if (this.monitor.state.state === 'IDLE' && (this.record.state === 'DONE' || this.record.state === 'FAILED') && this.hooks) {
+      const t = this.t;
+      this.onTransition({ from: this.record.state, to: 'IDLE', t, startedAt: t, tier: 0, rule: `ack.${by}`, line: '', stalled: false, startedAtKept: false }, this.hooks);
+      return;
+    }
     this.monitor.ack(by);
   }
 
@@ -200,7 +226,8 @@ export class LivePane {
     // The program reading the pane now: found from its process or title before any transition (an idle agent in a
     // tmux pane is that agent at once, not a shell until its first hook).
     const program = this.monitor.analyzer.currentProgram.program;
-    const live = { rev: this.monitor.revision.value, question: this.question(), interruptKeys: (keys[program] ?? keys['default'])?.interrupt };
+    const needsYou = this.attention.now(this.shown.state, this.shown.stalled).needsYou;
+    const live = { rev: this.monitor.revision.value, question: this.question(), interruptKeys: (keys[program] ?? keys['default'])?.interrupt, needsYou };
     const v = paneView({ ...this.record, ...this.shown, program }, edge, true, this.monitor.analyzer.shellIntegration, error, live);
     if (this.unreachable) v.unreachable = { ...this.unreachable };
     return this.where ? { ...v, where: { ...this.where } } : v;
@@ -261,6 +288,7 @@ export class LivePane {
 
   private onTransition(tr: Transition, hooks: LivePaneHooks): void {
     const r = this.record;
+    this.lastAttention = this.attention.transition({ from: tr.from, to: tr.to, rule: tr.rule, stalled: tr.stalled, at: this.wall(tr.t) });
     r.program = this.monitor.analyzer.currentProgram.program;
     r.state = tr.to;
     r.since = this.wall(tr.t);
@@ -312,7 +340,7 @@ export function paneView(
   alive: boolean,
   shellIntegration = false,
   analysisError: AnalysisErrorView | null = null,
-  live: { rev: number; question: QuestionView | null; interruptKeys?: string | undefined } = { rev: 0, question: null },
+  live: { rev: number; question: QuestionView | null; interruptKeys?: string | undefined; needsYou?: boolean } = { rev: 0, question: null },
 ): PaneView {
   return {
     id: r.id,
@@ -331,7 +359,8 @@ export function paneView(
     attach: r.attach,
     command: r.command,
     alive,
-    needsYou: alive && (NEEDS_YOU.has(r.state) || r.stalled),
+    // A live pane says (its PaneAttention); a record without one (history) by its state alone.
+    needsYou: alive && (live.needsYou ?? (NEEDS_YOU.has(r.state) || r.stalled)),
     edge: alive ? edge.map(redactText) : [],
     shellIntegration,
     exitCodeUnknown: exitCodeUnknown(r, shellIntegration),
@@ -352,5 +381,6 @@ export function paneHost(id: string): string {
 /** A shell's DONE that its screen decided (no exit code came with it): a prompt came back, nothing says whether
  * the command succeeded. Tier 1 ends (shell integration, `run`'s own exit status) carry the code. */
 function exitCodeUnknown(r: PaneRecord, shellIntegration: boolean): boolean {
-  return r.state === 'DONE' && r.program === 'shell' && r.tier !== 1 && !shellIntegration;
+  // At a REPL's prompt (python, irb, pdb: `<program>.repl_prompt`) no shell's exit code could apply, integration or not.
+  return r.state === 'DONE' && r.program === 'shell' && r.tier !== 1 && !shellIntegration && !r.rule.endsWith(REPL_PROMPT_RULE);
 }

@@ -19,7 +19,8 @@ export const ACTION_KEYS_MAX = 200;
 export const ACTION_DETAIL_MAX = 200;
 
 const WORKING = new Set(['RUNNING', 'LONG_RUNNING', 'WAITING_APPROVAL']);
-const AT_REST = new Set(['DONE', 'IDLE']);
+/** A turn has ended (DONE, FAILED: the program is back at its prompt) or none began: a reply may start one. */
+const AT_REST = new Set(['DONE', 'FAILED', 'IDLE']);
 /** Bracketed paste: a reply of several lines arrives as one paste, not as several submitted lines. */
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
@@ -63,7 +64,7 @@ export class PaneActions implements PaneActionApi {
       // Whatever the pane's state, such a text is never a reply.
       const problem = replyTextProblem(body.text.replace(/\r\n?/g, '\n'));
       if (problem) return refuse(400, problem, view);
-      if (!AT_REST.has(view.state)) return refuse(409, `the pane is ${view.state}: a reply is typed only at rest (DONE or IDLE) — look again`, view);
+      if (!AT_REST.has(view.state)) return refuse(409, `the pane is ${view.state}: a reply is typed only at rest (DONE, FAILED or IDLE) — look again`, view);
       if (body.rev !== rev) return stale(view);
       const max = this.opts.cfg.actions.max_reply_chars;
       if (body.text.length > max) return refuse(400, `a reply is at most ${max} characters (actions.max_reply_chars)`, view);
@@ -128,6 +129,9 @@ export class PaneActions implements PaneActionApi {
       sent++;
     }
     if (sent === 0) return refuse(503, "this pane's source cannot type into it (nothing was sent)", reg.pane(pane.id));
+    // Keys the person sent: the turn they start is theirs; an interrupt they asked for ends one they know about.
+    if (a.kind === 'interrupt') pane.attention.interruptAction();
+    else pane.attention.keys('');
     // The screen answered is spent: a second click made on it is stale, whatever the program draws next.
     pane.monitor.revision.bump();
     const printable = sent === a.keys.length ? a.printable : printableKeys(a.keys.slice(0, sent).join(''));

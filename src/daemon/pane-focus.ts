@@ -4,6 +4,7 @@
 import type { ActionOrigin, ActionView, AttachKind, PaneView, PaneWhereView } from '../web/api-types.js';
 import { cut, redactText } from './redact.js';
 import { ACTION_DETAIL_MAX } from './pane-actions.js';
+import { focusRunInTmux } from './run-in-tmux.js';
 
 export interface FocusOutcome {
   focused: boolean;
@@ -23,7 +24,18 @@ export function whereItRuns(w: PaneWhereView | undefined): string {
 }
 
 export async function focusPane(view: PaneView, doors: Partial<Record<AttachKind, FocusDoor>>): Promise<FocusOutcome> {
-  if (view.attach === 'run') return { focused: false, how: whereItRuns(view.where) };
+  if (view.attach === 'run') {
+    // A wrapper inside tmux: its tmux pane is where it runs (issue 26 item 4).
+    const w = view.where;
+    if (w?.pane && w.tmuxSocket) {
+      try {
+        return await focusRunInTmux(w.tmuxSocket, w.pane);
+      } catch (e) {
+        return { focused: false, how: `failed: ${(e as Error).message}` };
+      }
+    }
+    return { focused: false, how: whereItRuns(view.where) };
+  }
   const door = doors[view.attach]?.(view.id);
   if (!door) return { focused: false, how: `its ${view.attach} source cannot show it now` };
   try {

@@ -47,7 +47,7 @@ export class PaneLinks {
             paneId = m.id;
             this.byPane.get(m.id)?.close(1000, 'replaced by a new link');
             this.byPane.set(m.id, ws);
-            const where = { ...(m.host && { host: m.host }), ...(m.tty && { tty: m.tty }), ...(m.pid !== undefined && { pid: m.pid }) };
+            const where = { ...(m.host && { host: m.host }), ...(m.tty && { tty: m.tty }), ...(m.pid !== undefined && { pid: m.pid }), ...(m.tmuxPane && m.tmuxSocket && { pane: m.tmuxPane, tmuxSocket: m.tmuxSocket }) };
             this.registry.open({ id: m.id, name: m.name, attach: 'run', command: m.command, cols: m.cols, rows: m.rows, agent: m.agent, markNonce: m.markNonce ?? null, where });
             this.reply(ws, { type: 'welcome', v: LINK_PROTOCOL_VERSION, id: m.id });
             return;

@@ -10,6 +10,7 @@ import { transitionEvent, type NotifyEvent, type NotifyKind } from '../notify/ty
 import { paneView, type LivePane, type PaneState } from './live-pane.js';
 import type { NotifyFacts } from './notify-facts.js';
 import { redactText } from './redact.js';
+import { isNews } from '../state/needs-you.js';
 import { logTransition, type Logger } from './logger.js';
 
 /** The registry's options (read when used, as the registry itself does). */
@@ -46,7 +47,9 @@ export class TransitionPublisher {
 
   transition(pane: LivePane, rec: TransitionRecord, raw: Transition): void {
     const shown = pane.stateNow();
-    this.opts.store.addTransition(rec, (saved) => this.publish(pane, rec, raw, shown, saved));
+    // Taken now: a later transition may come before this one is committed.
+    const news = isNews(pane.lastAttention);
+    this.opts.store.addTransition(rec, (saved) => this.publish(pane, rec, raw, shown, saved, news));
     this.opts.store.upsertPane(pane.record);
   }
 
@@ -67,7 +70,7 @@ export class TransitionPublisher {
     this.logs.get(pane.id)?.debug({ kind: 'pane', event: 'turn', result: turn.result, durationS: turn.durationS, prompt: turn.prompt }, 'turn');
   }
 
-  private publish(pane: LivePane, rec: TransitionRecord, raw: Transition, shown: PaneState, saved: boolean): void {
+  private publish(pane: LivePane, rec: TransitionRecord, raw: Transition, shown: PaneState, saved: boolean, news: boolean): void {
     pane.show(shown);
     this.byTo.set(rec.to, (this.byTo.get(rec.to) ?? 0) + 1);
     const plog = this.logs.get(pane.id);
@@ -81,7 +84,9 @@ export class TransitionPublisher {
     // The facts and the event are read before the notifier hears of the state (it compares with the last rest).
     const facts = kind && live ? this.opts.notifyFacts?.facts(pane, rec) : undefined;
     this.opts.notifyFacts?.note(pane.id, rec);
-    if (kind && this.opts.notify) {
+    // Only what needs the person (src/state/needs-you.ts): not a program starting up, their own interrupt, or a
+    // reconnection's replayed screen.
+    if (kind && news && this.opts.notify) {
       const ev = transitionEvent(pane.id, pane.record.name, pane.record.program, kind, rec);
       this.opts.notify(facts ? { ...ev, facts } : ev);
     }

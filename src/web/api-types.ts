@@ -102,6 +102,8 @@ export interface PaneWhereView {
   pane?: string;
   /** iTerm2: the session's unique id. */
   sessionId?: string;
+  /** run inside tmux: the tmux server's socket path (`pane` is then the wrapper's tmux pane). */
+  tmuxSocket?: string;
 }
 
 /** Who asked for keys to be typed into a pane (or for an ack or a jump), and what it was (src/store/records.ts). */

@@ -99,6 +99,39 @@ describe('send, answer, interrupt, ack, focus', () => {
     expect(history.filter((a) => a.kind !== 'ack').map((a) => [a.kind, a.origin])).toEqual([['interrupt', 'cli'], ['reply', 'cli']]);
   });
 
+  // Issue 26 items 8 and 10: `ack --all` acknowledged questions too (they came back at once, their waiting time
+  // reset); a FAILED shell with its prompt back refused a reply, though FAILED is at rest.
+  it('ack --all leaves a question waiting; a FAILED pane takes a reply', async () => {
+    const d = s.dirs();
+    const dm = await s.daemon(d);
+    const cli = (...args: string[]) => runCli([process.execPath, BIN, ...args], d.env);
+    const log = join(d.dir, 'keys.jsonl');
+    const agent = await s.pane(dm, d, ['python3', MENU_AGENT, '--log', log, '--work', '0.3'], { name: 'menu' });
+    const sh = await s.pane(dm, d, ['bash', '--norc', '--noprofile'], { name: 'sh', agent: 'auto' });
+    await agent.w.waitOutput('the agent input box', (o) => o.includes('> '));
+    await sh.w.waitOutput('the prompt', (o) => o.includes('$ '));
+    agent.w.term.write('deploy it\r');
+    const asked = await until('the menu read', async () => ((await pane(dm, 'menu')).state === 'WAITING_APPROVAL' ? pane(dm, 'menu') : null), dm.diag);
+    // The marks one failing command makes (shell integration, Tier 1): a prompt, its start, its end with exit 1.
+    await sh.w.typeLine("printf '\\e]133;A\\a\\e]133;C\\a'; sleep 1; printf '\\e]133;D;1\\a\\e]133;A\\a$ \\e]133;B\\a'");
+    await until('sh FAILED', async () => (await pane(dm, 'sh')).state === 'FAILED', () => sh.w.diag() + dm.diag());
+
+    const reply = await cli('send', 'sh', 'echo replied-after-failure');
+    expect(reply.stderr).toBe('');
+    expect(reply.code).toBe(0);
+    await sh.w.waitOutput('the reply to run', (o) => /\rreplied-after-failure\r?\n/.test(o));
+    await until('sh DONE', async () => (await pane(dm, 'sh')).state === 'DONE', () => sh.w.diag() + dm.diag());
+
+    const all = await cli('ack', '--all');
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stdout).toMatch(/^acknowledged sh \[run-/);
+    expect(all.stdout).toContain('left 1 waiting for an answer (menu)');
+    const still = await pane(dm, 'menu');
+    expect(still).toMatchObject({ state: 'WAITING_APPROVAL', needsYou: true, since: asked.since });
+    const history = await dm.get<ActionView[]>(`/api/panes/${encodeURIComponent(agent.pane)}/actions?limit=10`);
+    expect(history.filter((a) => a.kind === 'ack')).toEqual([]);
+  });
+
   it('no such pane: exit 2 with the known panes; bad --rev: exit 2; no daemon: exit 1', async () => {
     const d = s.dirs();
     const dm = await s.daemon(d);

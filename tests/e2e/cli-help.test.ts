@@ -77,6 +77,23 @@ describe('termsupervisor --help', () => {
     expect(r.stderr).toContain('unknown command "frobnicate"');
     expect((await cli('help', 'frobnicate')).code).toBe(2);
   });
+
+  // Issue 26 item 20: a typo gets one line naming the likely command, not 60 lines of help.
+  it('answers a mistyped command in one line with the command it likely meant', async () => {
+    const [a, b, c] = await Promise.all([cli('stauts'), cli('dameon', '--port', '0'), cli('frobnicate')]);
+    expect(a).toMatchObject({ code: 2, stdout: '' });
+    expect(a.stderr).toBe(`termsupervisor: unknown command "stauts": did you mean status? (see 'termsupervisor --help')\n`);
+    expect(b.stderr).toContain('did you mean daemon?');
+    expect(c.stderr.trim().split('\n')).toHaveLength(1);
+    expect(c.stderr).not.toContain('did you mean');
+  });
+
+  it('knows every command main dispatches, for "did you mean"', () => {
+    const src = readFileSync(join(ROOT, 'src', 'cli', 'main.ts'), 'utf8');
+    const dispatched = [...src.matchAll(/case '([a-z][a-z-]*)':/g)].map((m) => m[1]!);
+    const known = [.../const COMMANDS = \[([^\]]*)\]/.exec(src)![1]!.matchAll(/'([^']+)'/g)].map((m) => m[1]!);
+    expect([...known].sort()).toEqual([...new Set(dispatched)].sort());
+  });
 });
 
 describe.each(Object.keys(COMMANDS))('termsupervisor %s', (cmd) => {

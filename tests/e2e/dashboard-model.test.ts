@@ -63,6 +63,7 @@ describe('dashboard model', () => {
   it('what a pane takes: a reply when a program other than a shell is at rest, an interrupt (Esc for agents, Ctrl-C otherwise) while it works or waits', () => {
     expect(canReply(paneView('a', { program: 'claude', state: 'DONE' }))).toBe(true);
     expect(canReply(paneView('a', { program: 'codex', state: 'IDLE' }))).toBe(true);
+    expect(canReply(paneView('a', { program: 'claude', state: 'FAILED' }))).toBe(true); // issue 26 item 10: FAILED is at rest
     expect(canReply(paneView('a', { program: 'claude', state: 'RUNNING' }))).toBe(false);
     expect(canReply(paneView('a', { program: 'shell', state: 'DONE' }))).toBe(false);
     expect(canReply(paneView('a', { program: 'claude', state: 'DONE', alive: false }))).toBe(false);

@@ -119,7 +119,8 @@ describe.skipIf(!python)('iTerm2 bridge (Python) ↔ daemon', () => {
     const second = await daemonIn(dir, env);
     await waitFor('the pane back, with its screen', () => second.daemon.registry.screen(PANE)?.includes('error 2'), () => b.diag());
     const pane = second.daemon.registry.pane(PANE)!;
-    expect(pane).toMatchObject({ alive: true, rule: 'attach.reconnected' });
+    // Its FAILED turn was not seen before the restart: still FAILED and needing the person (issue 26 item 7).
+    expect(pane).toMatchObject({ alive: true, state: 'FAILED', needsYou: true });
     expect(pane.command).toBe('make --token=***');
     expect(second.daemon.registry.transitions(PANE, 10)!.map((t) => t.to)).toEqual(['FAILED', 'RUNNING']);
     expect(second.log.entries.filter((e) => e.obj['event'] === 'bridge_refused')).toEqual([]);

@@ -7,7 +7,7 @@ import * as pty from 'node-pty';
 import { hostname } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { ensureBuilt } from '../helpers/build.js';
-import { daemonDirs, DaemonProcess, until } from './daemon-harness.js';
+import { daemonDirs, DaemonProcess, runCli, until } from './daemon-harness.js';
 import { BIN } from './harness.js';
 import { BASH, TestTmux, tmuxMissing } from '../helpers/tmux-server.js';
 import type { ActionView, FocusResult, PaneView, WsMessage } from '../../src/web/api-types.js';
@@ -71,7 +71,9 @@ describe.skipIf(missing !== null)('jump to a pane', () => {
     const inSession = await focus(dm, tmux.paneId(a1));
     expect(inSession.status, JSON.stringify(inSession.body)).toBe(200);
     expect(inSession.body).toMatchObject({ focused: true, action: { kind: 'focus', origin: 'cli', paneId: tmux.paneId(a1) } });
-    expect(inSession.body.how).toContain(`alpha:1.${a1}`);
+    // Issue 26 item 13: session:window.pane in tmux's own indexes, the id apart; no "switched session" within one.
+    expect(inSession.body.how).toContain(`alpha:1.0 (${a1})`);
+    expect(inSession.body.how).not.toContain('switched session');
     expect(shows()).toBe(`alpha:1.${a1}`);
 
     // A pane that is not its window's active one, in another session: switch-client, window and pane selected.
@@ -79,7 +81,7 @@ describe.skipIf(missing !== null)('jump to a pane', () => {
     const other = await focus(dm, tmux.paneId(b1split), 'dashboard');
     expect(other.status, JSON.stringify(other.body)).toBe(200);
     expect(other.body.focused).toBe(true);
-    expect(other.body.how).toContain('switched session');
+    expect(other.body.how).toContain(`beta:1.1 (${b1split}) (switched session)`);
     expect(shows()).toBe(`beta:1.${b1split}`);
     expect(tmux.show(b1split, '#{pane_active}')).toBe('1');
 
@@ -169,6 +171,11 @@ describe.skipIf(missing !== null)('jump to a pane', () => {
     const r = await focus(dm, pane.id);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ focused: false, how: `runs on ${hostname()} in ${pane.where!.tty} (pid ${pane.where!.pid})`, action: { kind: 'focus', origin: 'cli' } });
+
+    // The CLI: a jump that could not happen is exit 4 (issue 26 item 13), with where it runs.
+    const cli = await runCli([process.execPath, BIN, 'focus', 'here'], d.env);
+    expect(cli.code, cli.stderr).toBe(4);
+    expect(cli.stdout).toContain(`cannot show here [${pane.id}]: runs on ${hostname()}`);
 
     expect((await focus(dm, 'no-such-pane')).status).toBe(404);
     w.write('exit\r');

@@ -62,4 +62,37 @@ describe('termsupervisor logs', () => {
     await waitFor('the transition', () => /osc133\.command_finished/.test(out), () => out);
     expect(p.exitCode).toBe(null);
   });
+
+  // Issue 26 item 17: --follow dumped the whole history first; an idle pane's re-read every 30 s was most of the
+  // log; --pane with a name no line has printed nothing and exited 0.
+  it('--follow starts with the latest lines; idle re-reads are left out; an unknown --pane is said', async () => {
+    const s = state();
+    const at = (i: number) => new Date(Date.UTC(2026, 0, 2, 3, 0, i)).toISOString();
+    const lines = Array.from({ length: 50 }, (_, i) => JSON.stringify({ ts: at(i), kind: 'transition', pane: 'run-1', name: 'api', program: 'shell', t: i, state: i % 2 ? 'DONE' : 'RUNNING', from: i % 2 ? 'RUNNING' : 'DONE', tier: 1, rule: `rule.n${i}`, line: '' }));
+    writeFileSync(join(s.dir, 'events.jsonl'), lines.join('\n') + '\n');
+    const reemit = (i: number) => JSON.stringify({ level: 'debug', time: at(i), kind: 'signal', pane: 'tmux:x:%1', name: 'work:0.0', type: 'idle', tier: 3, rule: 'generic.idle_reemit', line: '' });
+    writeFileSync(join(s.dir, 'daemon.log'), [reemit(10), reemit(40)].join('\n') + '\n');
+
+    const once = await run(process.execPath, [BIN, 'logs'], { env: s.env });
+    expect(once.stdout).toContain('rule.n0');
+    expect(once.stdout).not.toContain('idle_reemit');
+    const signals = await run(process.execPath, [BIN, 'logs', '--kind', 'signal'], { env: s.env });
+    expect(signals.stdout).toContain('generic.idle_reemit');
+
+    const nosuch = await run(process.execPath, [BIN, 'logs', '--pane', 'nosuch'], { env: s.env }).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+    expect(nosuch.code).toBe(1);
+    expect(nosuch.stderr).toContain('no line of pane "nosuch" in the logs (panes in them: api, work:0.0)');
+
+    const p = spawn(process.execPath, [BIN, 'logs', '--follow'], { env: s.env });
+    procs.push(p);
+    let out = '';
+    p.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    await waitFor('the latest lines', () => out.includes('rule.n49'), () => out);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(out).not.toContain('rule.n29');
+    expect(out).toContain('rule.n30');
+    expect(out.trim().split('\n')).toHaveLength(20);
+    appendFileSync(join(s.dir, 'events.jsonl'), lines[0]!.replace('rule.n0', 'rule.appended') + '\n');
+    await waitFor('the appended line', () => out.includes('rule.appended'), () => out);
+  });
 });

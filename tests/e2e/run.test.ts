@@ -189,4 +189,22 @@ describe('termsupervisor run without a terminal', () => {
     expect(missing.code).toBe(127);
     expect(missing.stderr).toContain('command not found: no-such-command-xyz');
   });
+
+  // Issue 26 item 14: a typo in the person's config used to stop their command (exit 2). It always runs; the
+  // wrapper says what is wrong and watches with the defaults (the pane still reaches DONE in the log).
+  it('a config with mistakes: the command still runs, watched with the defaults, and the mistakes are said', async () => {
+    const s = scratch();
+    dirs.push(s.cleanup);
+    const env = testEnv(s.dir);
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(join(env['XDG_CONFIG_HOME']!, 'termsupervisor'), { recursive: true });
+    writeFileSync(join(env['XDG_CONFIG_HOME']!, 'termsupervisor', 'config.json'), '{ "patterns": { "claude": { "working": ["("] } } }');
+    const r = await run(process.execPath, [BIN, 'run', '--log', s.log, '--', 'sh', '-c', 'echo ran-anyway; exit 3'], { cwd: ROOT, env }).catch((e) => e);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stdout).toContain('ran-anyway');
+    expect(r.stderr).toContain('the config has mistakes; watching this pane with the defaults');
+    expect(r.stderr).toMatch(/config\.json: patterns\.claude\.working\[0\]: invalid regular expression/);
+    const log = readFileSync(s.log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as LogLine);
+    expect(log.at(-1)).toMatchObject({ kind: 'pane_exit', exit_code: 3 });
+  });
 });

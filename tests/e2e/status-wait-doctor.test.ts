@@ -151,5 +151,11 @@ describe('status, wait and doctor', () => {
     w.stdin!.write('exit\n');
     const closed = await onClosed;
     expect(closed.code, closed.stderr).toBe(4);
+    // Issue 26 item 20: a wait on the closed pane says how it ended, not only "is closed".
+    const last = (JSON.parse((await ts(d, ['status', '--json', '--all'])).stdout) as PaneView[]).find((p) => p.id === id)!;
+    expect(last.alive).toBe(false);
+    const after = await ts(d, ['wait', 'e2e', '--until', 'running']);
+    expect(after.code).toBe(4);
+    expect(after.stderr).toMatch(new RegExp(`pane ${id} is closed: it ended ${last.state} \\d+s ago`));
   }, 120_000);
 });

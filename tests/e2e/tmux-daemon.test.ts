@@ -227,7 +227,8 @@ describe.skipIf(missing !== null)('daemon --tmux (real tmux, private socket)', (
     await dm.stop();
     dm = await start();
     await until('attached again after the daemon restart', async () => (await pane(dm, id(a)))?.alive, dm.diag);
-    expect(await pane(dm, id(a))).toMatchObject({ rule: 'attach.reconnected', attach: 'tmux' });
+    // Its last turn ended unseen: still DONE and needing the person (issue 26 item 7), not IDLE.
+    expect(await pane(dm, id(a))).toMatchObject({ state: 'DONE', needsYou: true, attach: 'tmux' });
     expect((await transitions(dm, id(a))).map((t) => t.to)).toEqual(['RUNNING', 'DONE']);
   }, 90_000);
 });

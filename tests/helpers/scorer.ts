@@ -1,4 +1,4 @@
-// Runs the official scorer (tests/fixtures/score.mjs, a copy of ../shared/eval/score.mjs) on a folder of recordings,
+// Runs the official scorer (tests/fixtures/score.mjs, shipped with the fixtures) on a folder of recordings,
 // auto-detected (`replay`) and forced (`replay --agent {agent}`), for the corpus tests. Two ways to make the lines it
 // scores: the built CLI run once per recording (`via: 'cli'`, what a person runs), or the same pipeline replayed
 // in this process beforehand (`replayCast` and the CLI's own jsonl printing), the scorer's command then printing the

@@ -295,7 +295,8 @@ describe('iTerm2 bridge: the link', () => {
     await again.hello();
     again.sessions({ session: 'S1' });
     await r.feed.paneView(PANE, (p) => p.alive, 'reopened', from);
-    expect(r.registry.pane(PANE)).toMatchObject({ alive: true, rule: 'attach.reconnected' });
+    // Its DONE was not seen: it comes back DONE and needing the person (issue 26 item 7).
+    expect(r.registry.pane(PANE)).toMatchObject({ alive: true, state: 'DONE', needsYou: true });
     expect(r.registry.transitions(PANE, 10)!.map((t) => t.to)).toEqual(['DONE', 'RUNNING']);
   });
 

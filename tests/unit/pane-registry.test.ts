@@ -192,11 +192,19 @@ describe('pane registry', () => {
     await runCommand(r, 'p1', 'ls', 'a b c\r\n', 0);
     const createdAt = r.store.pane('p1')!.createdAt;
     r.registry.close('p1', 'link closed');
+    const before = r.store.pane('p1')!;
+    expect(before.state).toBe('DONE');
     r.registry.open(shellPane());
-    expect(r.registry.pane('p1')).toMatchObject({ alive: true, rule: 'attach.reconnected', state: 'IDLE' });
+    // Issue 26 item 7: an end nobody saw stays unseen on the new attachment (not IDLE), until acked.
+    expect(r.registry.pane('p1')).toMatchObject({ alive: true, state: 'DONE', since: before.since, rule: before.rule, needsYou: true });
     expect(r.store.pane('p1')!.createdAt).toBe(createdAt);
     expect(r.registry.transitions('p1', 100)).toHaveLength(2);
     expect(r.registry.panes()).toHaveLength(1);
+    expect(r.registry.ack('p1', 'test')).toMatchObject({ state: 'IDLE', needsYou: false, rule: 'ack.test' });
+    // A pane that was acked before it went comes back as it was left: at rest, needing nobody.
+    r.registry.close('p1', 'link closed');
+    r.registry.open(shellPane());
+    expect(r.registry.pane('p1')).toMatchObject({ alive: true, state: 'IDLE', rule: 'attach.reconnected', needsYou: false });
   });
 
   it('redacts secrets in what it keeps and shows', async () => {

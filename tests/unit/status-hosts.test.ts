@@ -13,9 +13,9 @@ describe('status grouped by host', () => {
     const lines = statusLines(
       [
         fakePane('mac:run-1', { name: 'api', program: 'claude', state: 'DONE', needsYou: true, since: NOW - 42_000, rule: 'claude.done_marker', line: '', host: 'mac' }),
-        fakePane('run-2', { name: 'tests', program: 'shell', state: 'RUNNING', since: NOW - 5_000, rule: 'run.command_executed', line: '' }),
+        fakePane('run-2', { name: 'tests', program: 'shell', state: 'RUNNING', since: NOW - 5_000, startedAt: NOW - 5_000, rule: 'run.command_executed', line: '' }),
         fakePane('devbox:%3', { name: 'build:0.1', program: 'shell', state: 'IDLE', since: NOW - 60_000, rule: 'attach.new', line: '', host: 'devbox', unreachable: down }),
-        fakePane('mac:run-7', { name: 'review', program: 'codex', state: 'RUNNING', since: NOW - 3_000, rule: 'codex.working', line: '', host: 'mac' }),
+        fakePane('mac:run-7', { name: 'review', program: 'codex', state: 'RUNNING', since: NOW - 3_000, startedAt: NOW - 3_000, rule: 'codex.working', line: '', host: 'mac' }),
       ],
       NOW,
       painter('none'),

@@ -81,8 +81,10 @@ describe('layoutPanes', () => {
 describe('pane and session listings', () => {
   it('parses list-panes rows; the title keeps whatever it holds', () => {
     expect(LIST_PANES).toContain('list-panes -a -F');
-    const [row] = parsePaneRows(['%7\x1f$2\x1fmy work\x1f3\x1f1\x1f100\x1f29\x1f0\x1f\x1fclaude\x1f4321\x1f@5\x1fclaude\x1f1\x1f\x1f✳ Claude Code: a \x1f b', 'garbage']);
-    expect(row).toEqual({ pane: '%7', session: '$2', sessionName: 'my work', windowIndex: 3, paneIndex: 1, cols: 100, rows: 29, dead: false, deadStatus: null, command: 'claude', pid: 4321, window: '@5', windowName: 'claude', autoName: true, ownName: '', title: '✳ Claude Code: a \x1f b' });
+    const [row, ours] = parsePaneRows(['%7\x1f$2\x1fmy work\x1f3\x1f1\x1f100\x1f29\x1f0\x1f\x1fclaude\x1f4321\x1f@5\x1fclaude\x1f1\x1f\x1f\x1f✳ Claude Code: a \x1f b', 'garbage', '%8\x1f$2\x1fw\x1f0\x1f0\x1f80\x1f24\x1f0\x1f\x1fnode\x1f99\x1f@6\x1fnode\x1f1\x1f\x1frun:run-1-1-abc\x1fhost']);
+    expect(row).toEqual({ pane: '%7', session: '$2', sessionName: 'my work', windowIndex: 3, paneIndex: 1, cols: 100, rows: 29, dead: false, deadStatus: null, command: 'claude', pid: 4321, window: '@5', windowName: 'claude', autoName: true, ownName: '', ours: '', title: '✳ Claude Code: a \x1f b' });
+    // A pane one of our programs holds says so (attach/tmux/ours.ts).
+    expect(ours).toMatchObject({ pane: '%8', ours: 'run:run-1-1-abc', title: 'host' });
     // A window tmux names by itself (automatic-rename: its command) names nothing: the target by index.
     expect(paneName(row!)).toBe('my work:3.1');
     // A window the person named names its pane (with the pane's index once the window has several).

@@ -74,7 +74,7 @@ describe('top frame', () => {
 
   it('says when the feed is lost, and what to do with no panes', () => {
     const f = render({ ...emptyModel(), connected: false }, { cols: 100, rows: 8 }, NOW, plain, 'u');
-    expect(f.rows[2]).toMatch(/no panes: start one with `termsupervisor run -- <command>`/);
+    expect(f.rows[2]).toMatch(/no panes: start one with `(\S*\/)?termsupervisor run -- <command>`/);
     expect(f.rows[6]).toMatch(/lost the daemon: reconnecting…/);
   });
 });

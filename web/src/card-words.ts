@@ -83,5 +83,5 @@ export function canInterrupt(p: Pick<PaneView, 'state' | 'alive'>): boolean {
 /** Reply: a program at rest takes a new prompt (an agent; any program that is not a shell, whose "prompt" would be a
  * command line: that is a task's or a terminal's job). */
 export function canReply(p: Pick<PaneView, 'state' | 'alive' | 'program'>): boolean {
-  return p.alive && (p.state === 'DONE' || p.state === 'IDLE') && p.program !== 'shell';
+  return p.alive && (p.state === 'DONE' || p.state === 'FAILED' || p.state === 'IDLE') && p.program !== 'shell';
 }

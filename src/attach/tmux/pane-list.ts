@@ -25,6 +25,8 @@ export interface PaneRow {
   autoName: boolean;
   /** The name given with `termsupervisor name` (the pane option @termsupervisor_name), or ''. */
   ownName: string;
+  /** The pane is held by one of our own programs (ours.ts: `run:<id>`, `top`); '' when not. */
+  ours: string;
   /** Last: free text, may hold anything but a newline. */
   title: string;
 }
@@ -45,6 +47,7 @@ const PANE_FIELDS = [
   'window_name',
   'automatic-rename',
   '@termsupervisor_name',
+  '@termsupervisor', // ours.ts OURS_OPTION
   'pane_title',
 ];
 
@@ -71,7 +74,8 @@ export function parsePaneRows(lines: string[]): PaneRow[] {
       windowName: f[12]!,
       autoName: f[13] !== '0',
       ownName: f[14]!,
-      title: f.slice(15).join(SEP),
+      ours: f[15]!,
+      title: f.slice(16).join(SEP),
     });
   }
   return out;

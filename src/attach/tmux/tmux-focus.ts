@@ -9,7 +9,7 @@ import type { Reply } from './control-protocol.js';
 const SEP = '\x1f';
 
 export const CLIENT_FIELDS = ['client_name', 'client_activity', 'client_control_mode', 'client_session', 'client_tty'];
-export const FOCUS_PANE_FIELDS = ['pane_id', 'session_id', 'session_name', 'window_id', 'window_index'];
+export const FOCUS_PANE_FIELDS = ['pane_id', 'session_id', 'session_name', 'window_id', 'window_index', 'pane_index'];
 
 export type TmuxRun = (commands: string[][]) => Promise<Reply[]>;
 
@@ -33,6 +33,7 @@ interface PaneAt {
   sessionName: string;
   window: string;
   windowIndex: string;
+  paneIndex: string;
 }
 
 export function parseClients(lines: string[]): ClientRow[] {
@@ -52,6 +53,7 @@ function parsePanes(lines: string[]): PaneAt[] {
     sessionName: f[2]!,
     window: f[3]!,
     windowIndex: f[4]!,
+    paneIndex: f[5]!,
   }));
 }
 
@@ -75,8 +77,9 @@ export async function focusTmuxPane(run: TmuxRun, pane: string): Promise<TmuxFoc
   const at0 = rows[0]!;
   if (!client) return { focused: false, how: `no tmux client is attached to show it: tmux attach -t ${at0.sessionName}` };
   // A window linked into several sessions: the client's own session is the one to show it in, if it has it.
-  const at = rows.find((r) => r.session === client.session) ?? at0;
-  const switching = at.session !== client.session;
+  // (#{client_session} is the session's name, not its $id.)
+  const at = rows.find((r) => r.sessionName === client.session) ?? at0;
+  const switching = at.sessionName !== client.session;
   const cmds = [
     ['select-window', '-t', `${at.session}:${at.window}`],
     ['select-pane', '-t', pane],
@@ -85,7 +88,8 @@ export async function focusTmuxPane(run: TmuxRun, pane: string): Promise<TmuxFoc
   const replies = await run(cmds);
   const bad = replies.find((r) => !r.ok);
   if (bad) return { focused: false, how: `tmux refused: ${bad.lines.join(' ') || 'no reason given'}` };
-  const target = `${at.sessionName}:${at.windowIndex}.${pane}`;
+  // What the person types in tmux (session:window.pane, all indexes), then the pane's id for scripts.
+  const target = `${at.sessionName}:${at.windowIndex}.${at.paneIndex} (${pane})`;
   return { focused: true, how: `tmux client ${client.tty || client.name} shows ${target}${switching ? ' (switched session)' : ''}` };
 }
 

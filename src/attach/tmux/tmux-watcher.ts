@@ -25,6 +25,7 @@
 import { ControlClient } from './control-client.js';
 import { layoutPanes, type Reply } from './control-protocol.js';
 import { LIST_PANES, LIST_SESSIONS_ARGS, parsePaneRows, parseSessionRows } from './pane-list.js';
+import { OURS_OPTION } from './ours.js';
 import { tmuxPaneKey, type TmuxSocket } from './tmux-socket.js';
 import { MIN_TMUX_VERSION, tmuxVersionSupported } from './tmux-version.js';
 import { localRunner, type TmuxRunner } from './tmux-runner.js';
@@ -48,6 +49,8 @@ export const REMOTE_RECONNECT_MIN_MS = 1000;
 export const REMOTE_RECONNECT_MAX_MS = 60_000;
 /** Our subscription's name, echoed in each %subscription-changed. */
 const SUB_COMMAND = 'termsupervisor-cmd';
+/** The subscription to our own programs' pane mark (ours.ts). */
+const SUB_OURS = 'termsupervisor-ours';
 
 export interface TmuxWatcherOptions {
   socket: TmuxSocket;
@@ -190,6 +193,8 @@ export class TmuxWatcher {
     this.clients.set(session, c);
     // Every pane of the session, reported when its foreground command changes (tmux checks once a second).
     c.command([`refresh-client -B '${SUB_COMMAND}:%*:#{pane_current_command}'`], () => {});
+    // …and when one of our programs takes or leaves a pane (ours.ts): the pane list is read again.
+    c.command([`refresh-client -B '${SUB_OURS}:%*:#{${OURS_OPTION}}'`], () => {});
     this.requestPaneSync();
   }
 
@@ -294,7 +299,8 @@ export class TmuxWatcher {
       const again = this.paneSync === 'again';
       this.paneSync = 'idle';
       if (this.stopped) return;
-      if (r?.ok) this.panes.reconcile(parsePaneRows(r.lines), this.clients);
+      // A pane one of our own programs holds (ours.ts) is not followed: a `run` pane is the wrapper's, `top` no work.
+      if (r?.ok) this.panes.reconcile(parsePaneRows(r.lines).filter((row) => !row.ours), this.clients);
       if (again) this.requestPaneSync();
     });
   }
@@ -372,6 +378,7 @@ export class TmuxWatcher {
         // `NAME $S @W IDX %P : VALUE`
         const m = /^(\S+) \S+ \S+ \S+ (%\d+) : (.*)$/.exec(args);
         if (m && m[1] === SUB_COMMAND) this.panes.commandReported(c, m[2]!, m[3]!);
+        if (m && m[1] === SUB_OURS) this.requestPaneSync();
         return;
       }
       case '%pause':

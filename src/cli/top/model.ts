@@ -114,7 +114,7 @@ function move(m: TopModel, delta: number | 'first' | 'last'): TopModel {
 }
 
 /** Panes at rest take a reply (as tasks type: only then). */
-const AT_REST = new Set(['DONE', 'IDLE']);
+const AT_REST = new Set(['DONE', 'FAILED', 'IDLE']);
 const INTERRUPTIBLE = new Set(['RUNNING', 'LONG_RUNNING', 'WAITING_APPROVAL']);
 /** Rows a page key moves. */
 const PAGE = 10;
@@ -166,7 +166,7 @@ export function onKey(m: TopModel, key: Key, pageRows = PAGE): { model: TopModel
   if (!p) return { model: notify(m0, 'no pane selected', 'error') };
   if (ch === 'a') return { model: notify(m0, `acknowledging ${p.name}…`), effect: { kind: 'ack', pane: p } };
   if (ch === 'r') {
-    if (!p.alive || !AT_REST.has(p.state)) return { model: notify(m0, `${p.name} is ${p.alive ? p.state : 'closed'}: a reply goes in only at rest (DONE or IDLE)`, 'error') };
+    if (!p.alive || !AT_REST.has(p.state)) return { model: notify(m0, `${p.name} is ${p.alive ? p.state : 'closed'}: a reply goes in only at rest (DONE, FAILED or IDLE)`, 'error') };
     return { model: { ...m0, mode: { kind: 'reply', paneId: p.id, rev: p.rev ?? 0, text: '' } } };
   }
   if (ch === 'i') {

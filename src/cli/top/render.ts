@@ -1,6 +1,7 @@
 // One frame of `top` from the model: a title, the panes in urgency order (state, how long, name, program, the
 // question or last line), the selected pane's detail and choices, a notice line and the keys (or the input line).
 // Every row is exactly the terminal's width, so the diff writer can put a row in place without clearing. Pure.
+import { commandName } from '../command-name.js';
 import type { PaneView } from '../../web/api-types.js';
 import { anyRemote, unreachableText } from '../../web/hosts.js';
 import { duration, STALL_ICON, STATE_ICON } from '../../web/state-words.js';
@@ -56,7 +57,7 @@ export function render(m: TopModel, size: { cols: number; rows: number }, now: n
     if (!p) out.push(' '.repeat(W));
     else out.push(paneRow(p, cols, W, now, paint, p.id === sel?.id));
   }
-  if (!shown.length) out[HEAD_ROWS] = fit(m.panes.size ? `  no pane matches "${printable(m.filter)}" (Esc clears the filter)` : '  no panes: start one with `termsupervisor run -- <command>`, or open a tmux pane', W);
+  if (!shown.length) out[HEAD_ROWS] = fit(m.panes.size ? `  no pane matches "${printable(m.filter)}" (Esc clears the filter)` : `  no panes: start one with \`${commandName()} run -- <command>\`, or open a tmux pane`, W);
 
   const [d1, d2] = detail(sel, now);
   out.push(fit(d1, W), paint('dim', fit(d2, W)));

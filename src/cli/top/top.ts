@@ -3,6 +3,7 @@
 // rows, on every feed message, key, resize, and once a second for the timers.
 import type { ReadStream, WriteStream } from 'node:tty';
 import type { PaneView, WsMessage } from '../../web/api-types.js';
+import { markOwnTmuxPane } from '../../attach/tmux/ours.js';
 import { parseArgs, UsageError } from '../args.js';
 import { colorMode, painter } from '../colors.js';
 import { DAEMON_OPTION_HELP, DaemonUnavailable, daemonJson, daemonTarget } from '../daemon-client.js';
@@ -21,7 +22,7 @@ then running, idle; closed last): state, how long (the turn's runtime), the ques
   ↑ ↓ or j k    move (PgUp PgDn, g G: first, last)
   Enter         jump to the pane (tmux: your client shows it; a \`run\` pane: where it runs)
   1-9, y, n     answer the selected pane's question with that option (y/n: its Yes/No line)
-  r             reply: type a line at the bottom, Enter sends it (DONE or IDLE panes)
+  r             reply: type a line at the bottom, Enter sends it (DONE, FAILED or IDLE panes)
   i             interrupt (Esc for agents, Ctrl-C for shells), after a y/n confirmation
   a             acknowledge (DONE/FAILED/WAITING → IDLE)
   /             filter by name, program or state (Enter keeps it, Esc undoes it)
@@ -48,9 +49,12 @@ export async function topCommand(argv: string[], stdin: NodeJS.ReadStream = proc
   const first = await daemonJson<PaneView[]>(target, '/api/panes');
   const { holdTerminal } = await import('./terminal.js');
   const session = holdTerminal(stdin as ReadStream, stdout as WriteStream);
+  // Our own view is no work: a daemon watching this tmux pane leaves it alone while top holds it (attach/tmux/ours.ts).
+  const unmarkTmux = markOwnTmuxPane('top');
   try {
     return await new TopLoop(target, stdin, stdout, colorMode(stdout, a.options.has('no-color')), first).run();
   } finally {
+    unmarkTmux();
     session.restore();
   }
 }
