@@ -83,6 +83,12 @@ const REST_STATES: ReadonlySet<string> = new Set(['IDLE', 'DONE', 'FAILED', 'WAI
 const INTERRUPT_KEY = '\x03';
 /** After cleanup node should exit by itself; if a stray handle keeps it alive this long, exit anyway. */
 const EXIT_SAFETY_MS = 2000;
+/** Once the program has exited, the wrapper waits at most this long for its monitor's last verdict (the final
+ * transition for the event log), and at most EXIT_LINK_WAIT_MS for the daemon link's close: the person's shell gets
+ * its prompt back within half a second whatever analysis still has to read (a monitor 10 MB behind on a scroll
+ * storm once held it for 52 s). What the monitor had not read yet is not analysed. */
+const EXIT_ANALYSIS_WAIT_MS = 200;
+const EXIT_LINK_WAIT_MS = 150;
 
 let paneSeq = 0;
 
@@ -220,11 +226,10 @@ export async function runCommand(argv: string[]): Promise<number> {
   detach();
   stdout.off('error', onStdoutError);
 
-  await monitor.flush();
+  await within(monitor.flush(), EXIT_ANALYSIS_WAIT_MS);
   const code = exitStatus(exit);
   log.append({ ...base('pane_exit', clock.now() / 1000), kind: 'pane_exit', code: exit.code, signal: exit.signal, exit_code: code });
-  await monitor.stop();
-  await link?.close();
+  await Promise.all([monitor.stop(), link?.close(EXIT_LINK_WAIT_MS)]);
   log.close();
   if (cast) {
     await cast.close();
@@ -232,6 +237,13 @@ export async function runCommand(argv: string[]): Promise<number> {
   }
   setTimeout(() => process.exit(code), EXIT_SAFETY_MS).unref();
   return code;
+}
+
+/** `p`, or nothing once `ms` have passed (the wait is given up, not what it waited on). */
+function within(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((r) => (timer = setTimeout(r, ms)));
+  return Promise.race([p.then(() => undefined), late]).finally(() => clearTimeout(timer));
 }
 
 /** The shell integration start-up files could not be written (a read-only runtime dir): say so, start the shell

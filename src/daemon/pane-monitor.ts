@@ -22,6 +22,7 @@ import { WriteBacklog } from './write-backlog.js';
 import { PaneTicker } from './pane-ticker.js';
 import { ScreenRevision } from './screen-revision.js';
 import { CoalesceTimer } from './coalesce-timer.js';
+import { TransitionFlood, type FloodState } from './transition-flood.js';
 
 /** Keys that submit, interrupt or answer (Enter, Esc, Ctrl-C, Ctrl-D, Tab): a turn may start or end with them. */
 const CONTROL_KEYS = /[\r\n\x1b\x03\x04\t]/;
@@ -79,6 +80,8 @@ export class PaneMonitor {
   private readonly coalesce: CoalesceTimer;
   private syncSince: number | null = null;
   private readonly titleKind = new TitleKind();
+  /** Bounds what this pane publishes (transition-flood.ts); the machine and analyzer still see every move. */
+  private readonly flood: TransitionFlood;
   private stopped = false;
   /** The screen's revision (PaneView.rev, screen-revision.ts). */
   readonly revision = new ScreenRevision();
@@ -91,6 +94,7 @@ export class PaneMonitor {
     this.queue = new PaneChangeQueue(th);
     this.analyzer = new PaneAnalyzer({ cfg: opts.cfg, forced: forcedProgram(opts.agent), command: opts.command, markNonce: opts.markNonce ?? null });
     this.faults = new FaultTracker(() => this.nowS(), () => this.analyzer.currentProgram.program);
+    this.flood = new TransitionFlood(opts.clock, (tr) => this.publish(tr), () => this.changed());
     this.machine = new PaneStateHost({ clock: opts.clock, longRunningS: th.long_running_s, waitingFallbackIdleS: th.waiting_fallback_idle_s, faults: this.faults, onTransition: (tr) => this.recordTransition(tr) });
     this.screen.onSignal((signal, line) => {
       // Inside xterm's parser: an exception here would stop this terminal's write queue for good.
@@ -163,6 +167,11 @@ export class PaneMonitor {
 
   get state() {
     return this.machine.context;
+  }
+
+  /** Non-null while the pane makes transitions faster than they are published (transition-flood.ts). */
+  get flooding(): FloodState | null {
+    return this.flood.flooding;
   }
 
   /** Feed one source event. Cheap: the work happens as the terminal parses it. */
@@ -286,6 +295,7 @@ export class PaneMonitor {
     this.stopped = true;
     this.ticker.stop();
     this.coalesce.stop();
+    this.flood.stop();
     this.machine.stop();
     this.screen.dispose();
     this.backlog.release();
@@ -362,6 +372,10 @@ export class PaneMonitor {
     this.faults.stage = 'analysis';
     this.apply(this.analyzer.change(change));
     this.ticker.refresh();
+    this.changed();
+  }
+
+  private changed(): void {
     for (const l of this.changeListeners) l();
   }
 
@@ -383,10 +397,15 @@ export class PaneMonitor {
   }
 
   private recordTransition(tr: Transition): void {
-    this.transitions.push(tr);
-    if (this.transitions.length > 512) this.transitions.splice(0, this.transitions.length - 512);
     // The analyzer learns timer-driven moves (LONG_RUNNING, waiting fallback) too.
     this.analyzer.setState(tr.to);
+    this.flood.offer(tr);
+  }
+
+  /** A transition that leaves the pane (all of them, but for a flood's: transition-flood.ts). */
+  private publish(tr: Transition): void {
+    this.transitions.push(tr);
+    if (this.transitions.length > 512) this.transitions.splice(0, this.transitions.length - 512);
     // Delivered inside the machine's action: a listener that throws must not stop the machine.
     for (const l of this.transitionListeners) {
       try {
