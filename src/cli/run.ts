@@ -116,7 +116,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   // Files first: a log or recording we cannot write is refused before anything runs.
   let log: EventLog;
   try {
-    log = new EventLog(logPath);
+    log = new EventLog(logPath, { maxBytes: cfg.log.max_bytes, keep: cfg.log.keep });
     if (record) closeSync(openSync(record, 'w', RECORD_MODE));
   } catch (e) {
     process.stderr.write(`termsupervisor: run: ${(e as Error).message}\n`);
