@@ -148,6 +148,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     state: monitor.state,
   });
   monitor.onTransition((tr) => log.append({ ...base('transition', tr.t), ...jsonl(tr), kind: 'transition' }));
+  let turnStartedAt = 0;
+  monitor.onTransition((tr) => (turnStartedAt = tr.startedAt));
   // Caught at the pane (the pass-through never sees it), or the monitor's thread failed: the log says so.
   monitor.onFault((f) => log.append({ ...base('analysis_error', f.t), kind: 'analysis_error', stage: f.stage, step: f.step, error: f.error, count: f.count }));
   const target = a.options.has('no-daemon') ? null : findDaemon(stringOption(a, 'daemon'));
@@ -226,8 +228,16 @@ export async function runCommand(argv: string[]): Promise<number> {
   detach();
   stdout.off('error', onStdoutError);
 
-  await within(monitor.flush(), EXIT_ANALYSIS_WAIT_MS);
+  const caughtUp = await within(monitor.flush(), EXIT_ANALYSIS_WAIT_MS);
   const code = exitStatus(exit);
+  // A one-shot program's end is sure whatever the screen says (its exit is the turn's): written here when the
+  // monitor is still reading what came before it (it has not reached the exit: flush() covers every event).
+  if (!caughtUp && kind === 'one-shot') {
+    const t = clock.now() / 1000;
+    const to = code === 0 ? 'DONE' : 'FAILED';
+    const rule = `run.command_${code === 0 ? 'finished' : 'failed'}`;
+    log.append({ ...base('transition', t), kind: 'transition', state: to, from: monitor.state, tier: 1, rule, line: `exit ${code} (the monitor had not read all output)`, started_at: Number(turnStartedAt.toFixed(3)), stalled: false });
+  }
   log.append({ ...base('pane_exit', clock.now() / 1000), kind: 'pane_exit', code: exit.code, signal: exit.signal, exit_code: code });
   await Promise.all([monitor.stop(), link?.close(EXIT_LINK_WAIT_MS)]);
   log.close();
@@ -239,11 +249,11 @@ export async function runCommand(argv: string[]): Promise<number> {
   return code;
 }
 
-/** `p`, or nothing once `ms` have passed (the wait is given up, not what it waited on). */
-function within(p: Promise<unknown>, ms: number): Promise<void> {
+/** Whether `p` settled within `ms` (past that the wait is given up, not what it waited on). */
+function within(p: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((r) => (timer = setTimeout(r, ms)));
-  return Promise.race([p.then(() => undefined), late]).finally(() => clearTimeout(timer));
+  const late = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)));
+  return Promise.race([p.then(() => true), late]).finally(() => clearTimeout(timer));
 }
 
 /** The shell integration start-up files could not be written (a read-only runtime dir): say so, start the shell
