@@ -87,8 +87,8 @@ const EXIT_SAFETY_MS = 2000;
  * transition for the event log), and at most EXIT_LINK_WAIT_MS for the daemon link's close: the person's shell gets
  * its prompt back within half a second whatever analysis still has to read (a monitor 10 MB behind on a scroll
  * storm once held it for 52 s). What the monitor had not read yet is not analysed. */
-const EXIT_ANALYSIS_WAIT_MS = 200;
-const EXIT_LINK_WAIT_MS = 150;
+const EXIT_ANALYSIS_WAIT_MS = 100;
+const EXIT_LINK_WAIT_MS = 100;
 
 let paneSeq = 0;
 

@@ -12,7 +12,7 @@ import { forcedProgram } from '../analysis/profiles/index.js';
 import type { Signal } from '../analysis/types.js';
 import type { MarkRefusal } from '../analysis/mark-gate.js';
 import { signalEvent, type Transition } from '../state/pane-machine.js';
-import type { Clock } from '../state/clock.js';
+import { RealClock, type Clock } from '../state/clock.js';
 import { redactCommand } from './redact.js';
 import { FaultTracker, type FaultListener } from './pane-fault.js';
 import { PaneStateHost } from './pane-state-host.js';
@@ -23,6 +23,7 @@ import { PaneTicker } from './pane-ticker.js';
 import { ScreenRevision } from './screen-revision.js';
 import { CoalesceTimer } from './coalesce-timer.js';
 import { TransitionFlood, type FloodState } from './transition-flood.js';
+import { ReadPace } from './read-pace.js';
 
 /** Keys that submit, interrupt or answer (Enter, Esc, Ctrl-C, Ctrl-D, Tab): a turn may start or end with them. */
 const CONTROL_KEYS = /[\r\n\x1b\x03\x04\t]/;
@@ -79,6 +80,8 @@ export class PaneMonitor {
   private readonly ticker: PaneTicker;
   private readonly coalesce: CoalesceTimer;
   private syncSince: number | null = null;
+  /** A slow pane's unforced reads wait (read-pace.ts). */
+  private readonly pace: ReadPace;
   private readonly titleKind = new TitleKind();
   /** Bounds what this pane publishes (transition-flood.ts); the machine and analyzer still see every move. */
   private readonly flood: TransitionFlood;
@@ -89,6 +92,7 @@ export class PaneMonitor {
 
   constructor(private readonly opts: PaneMonitorOptions) {
     this.clock = opts.clock;
+    this.pace = new ReadPace(opts.clock instanceof RealClock);
     const th = opts.cfg.thresholds;
     this.screen = new PaneScreen({ cols: opts.cols, rows: opts.rows });
     this.queue = new PaneChangeQueue(th);
@@ -360,17 +364,19 @@ export class PaneMonitor {
 
   private maybeTake(t: number, force: boolean): void {
     if (!this.queue.isDirty) return;
-    if (!force && !this.queue.due(t)) return;
+    if (!force && (this.pace.waits(t) || !this.queue.due(t))) return;
     if (this.screen.inSyncFrame) {
       this.syncSince ??= t;
       if (t - this.syncSince < SYNC_FRAME_MAX_S) return;
     }
     this.syncSince = null;
+    this.pace.start();
     this.faults.stage = 'screen';
     const change = this.queue.take(t, this.screen.snapshot());
     this.revision.read(change.hash);
     this.faults.stage = 'analysis';
     this.apply(this.analyzer.change(change));
+    this.pace.done(t);
     this.ticker.refresh();
     this.changed();
   }
