@@ -6,18 +6,20 @@
 // daemon's RSS a minute after the last storm against its start, and how long the `run` wrapper takes to return
 // after its program (10 MB of scroll pairs) exits, with this daemon and with none. A storm pane sends as fast as a
 // `run` wrapper would let it through: the wrapper parses the same bytes in its own PaneScreen and reads its pty
-// only as fast as that keeps up, so this pane does the same (its parse here, in the bench process, paces it).
+// only as fast as that keeps up, so this pane does the same, in a process of its own (storm-child.ts).
 // A measurement, never a test: nothing here asserts.
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
 import { LINK_PROTOCOL_VERSION, type LinkHello } from '../attach/link-protocol.js';
-import { PaneScreen } from '../screen/pane-screen.js';
 import { loadCorpus } from './corpus.js';
 import { FeedClient } from './daemon-feed.js';
 import { commandFor, ReplayLink } from './daemon-panes.js';
 import { memoryKb, startDaemonProcess, type DaemonProcess } from './daemon-proc.js';
 import type { ProbeFigures } from './daemon-probe.js';
 import { ControlServer, HealthPoller, measureWrapperExit, type WrapperExit } from './hostile-probes.js';
-import { STORMS, stormChunks, type Storm } from './hostile-storms.js';
+import { STORMS, type Storm } from './hostile-storms.js';
 import { hostileJson, hostileLines } from './hostile-report.js';
 import { positiveIntOption } from './options.js';
 
@@ -47,10 +49,9 @@ export const HOSTILE_USAGE = `  --hostile-seconds N  each storm's window (defaul
 const DEFAULTS = { panes: 50, seconds: 10, joins: 500, rest: 60 };
 /** Normal panes start over this long (s) before the first storm, as in the daemon bench. */
 const STAGGER_S = 5;
-/** A storm pane's size: large, so each whole-screen sequence costs what a big terminal's would. */
-export const STORM_COLS = 200;
-export const STORM_ROWS = 60;
 const SEED = 0x4057113;
+/** The storm panes' process (built next to this file). */
+const STORM_CHILD = join(dirname(fileURLToPath(import.meta.url)), 'storm-child.js');
 
 export function hostileOptions(options: Map<string, string | true>, env: NodeJS.ProcessEnv = process.env): HostileBenchOptions {
   const nodeFlags = env['BENCH_DAEMON_NODE_FLAGS']?.split(/\s+/).filter(Boolean);
@@ -154,17 +155,18 @@ export async function runHostileBench(o: HostileBenchOptions, progress: (msg: st
   }
 }
 
-/** One storm pane sending for the window, paced by its own parse; its transitions are not timed. */
+/** One storm pane sending for the window from a process of its own (storm-child.ts); its transitions are not timed. */
 async function byteStorm(d: DaemonProcess, o: HostileBenchOptions, storm: Exclude<Storm, 'joins'>, feed: FeedClient): Promise<{ bytes: number }> {
-  const pane = new StormPane(d.url, d.token, `bench-storm-${storm}`, storm === 'marks' ? 'cat marks.txt' : `cat ${storm}.bin`);
-  feed.untimed.add(pane.id);
-  await pane.connect();
-  const running = o.control ? Promise.resolve() : pane.run(stormChunks(storm, SEED));
-  await sleep(o.seconds * 1000);
-  pane.stop();
-  await running;
-  pane.close();
-  return { bytes: pane.sent };
+  const id = `bench-storm-${storm}`;
+  feed.untimed.add(id);
+  const args = [STORM_CHILD, d.url, d.token, id, storm, String(o.seconds), String(SEED), ...(o.control ? ['--silent'] : [])];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (b: Buffer) => (out += String(b)));
+  const code = await new Promise<number | null>((r) => child.once('exit', r));
+  const last = out.trim().split('\n').at(-1) ?? '';
+  if (code !== 0 || !last.startsWith('{')) throw new Error(`storm ${storm}: its pane's process failed (${code}): ${out.slice(-200)}`);
+  return { bytes: (JSON.parse(last) as { sent: number }).sent };
 }
 
 /** `o.joins` pane links say hello at once, each prints a prompt, and all leave at the window's end. */
@@ -182,12 +184,9 @@ async function joinStorm(d: DaemonProcess, o: HostileBenchOptions, feed: FeedCli
   return { bytes: 0, joined: { panes: joined.filter((j) => j.status === 'fulfilled').length, ms } };
 }
 
-/** A pane link sending a storm, paced by parsing each chunk here first (as `run` would). */
+/** A pane link of the joins storm: says hello, prints a prompt. */
 class StormPane {
-  sent = 0;
   private ws: WebSocket | null = null;
-  private stopped = false;
-  private screen: PaneScreen | null = null;
 
   constructor(private readonly url: string, private readonly token: string, readonly id: string, private readonly command: string) {}
 
@@ -196,7 +195,7 @@ class StormPane {
       const ws = new WebSocket(this.url.replace(/^http/, 'ws') + '/api/pane-link', { headers: { authorization: `Bearer ${this.token}` } });
       this.ws = ws;
       ws.on('open', () => {
-        const hello: LinkHello = { type: 'hello', v: LINK_PROTOCOL_VERSION, id: this.id, name: this.id, agent: 'auto', command: this.command, cols: STORM_COLS, rows: STORM_ROWS };
+        const hello: LinkHello = { type: 'hello', v: LINK_PROTOCOL_VERSION, id: this.id, name: this.id, agent: 'auto', command: this.command, cols: 80, rows: 24 };
         ws.send(JSON.stringify(hello));
       });
       ws.on('message', (data) => {
@@ -210,26 +209,8 @@ class StormPane {
     if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ type: 'output', data }));
   }
 
-  async run(next: () => string): Promise<void> {
-    this.screen = new PaneScreen({ cols: STORM_COLS, rows: STORM_ROWS });
-    while (!this.stopped) {
-      const chunk = next();
-      await new Promise<void>((r) => this.screen!.write(chunk, r));
-      const ws = this.ws;
-      if (!ws || ws.readyState !== ws.OPEN) return;
-      ws.send(JSON.stringify({ type: 'output', data: chunk }));
-      this.sent += chunk.length;
-    }
-  }
-
-  stop(): void {
-    this.stopped = true;
-  }
-
   close(): void {
-    this.stopped = true;
     this.ws?.terminate();
-    this.screen?.dispose();
   }
 }
 
