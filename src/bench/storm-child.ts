@@ -11,6 +11,8 @@ import { stormChunks, type Storm } from './hostile-storms.js';
 /** A storm pane's size: large, so each whole-screen sequence costs what a big terminal's would. */
 const STORM_COLS = 200;
 const STORM_ROWS = 60;
+/** The wrapper's bound on output unsent to its daemon (daemon-link.ts MAX_UNSENT_BYTES). */
+const MAX_UNSENT_BYTES = 8 << 20;
 
 async function main(): Promise<void> {
   const [url, token, id, storm, seconds, seed] = process.argv.slice(2);
@@ -36,6 +38,8 @@ async function main(): Promise<void> {
     while (Date.now() < until && ws.readyState === ws.OPEN) {
       const chunk = next();
       await new Promise<void>((r) => screen.write(chunk, r));
+      // As the wrapper's link does (daemon-link.ts): output for a daemon this far behind is dropped, not queued.
+      if (ws.bufferedAmount > MAX_UNSENT_BYTES) continue;
       ws.send(JSON.stringify({ type: 'output', data: chunk }));
       sent += chunk.length;
     }
