@@ -90,6 +90,8 @@ export interface HostileResult {
   rssPeakKb: number;
   rssAfterKb: number;
   restSeconds: number;
+  /** The daemon's V8 heap (total, used) and external memory after the rest (MB), from /metrics; null if unread. */
+  heapAfter: { totalMb: number; usedMb: number; externalMb: number } | null;
   wrapperWithDaemon: WrapperExit | null;
   wrapperAlone: WrapperExit | null;
 }
@@ -138,12 +140,13 @@ export async function runHostileBench(o: HostileBenchOptions, progress: (msg: st
     progress(`hostile: resting ${o.restSeconds} s (the normal panes go on) before reading RSS again`);
     await sleep(o.restSeconds * 1000);
     const rssAfterKb = memoryKb(d.pid).rssKb;
+    const heapAfter = await heapFigures(d);
     await Promise.all([health.stop(), control.stop()]);
     for (const s of storms) Object.assign(s, { health: health.of(s.storm), control: control.of(s.storm) });
     progress('hostile: the run wrapper on 10 MB of scroll pairs, with this daemon, then alone');
     const wrapperWithDaemon = o.control ? null : await measureWrapperExit({ url: d.url, dir: d.dir });
     const wrapperAlone = o.control ? null : await measureWrapperExit(null);
-    return { control: o.control, panes: o.panes, seconds: o.seconds, storms, healthFailures: health.failures, rssStartKb, rssPeakKb, rssAfterKb, restSeconds: o.restSeconds, wrapperWithDaemon, wrapperAlone };
+    return { control: o.control, panes: o.panes, seconds: o.seconds, storms, healthFailures: health.failures, rssStartKb, rssPeakKb, rssAfterKb, restSeconds: o.restSeconds, heapAfter, wrapperWithDaemon, wrapperAlone };
   } finally {
     for (const t of starts) clearTimeout(t);
     for (const l of links) l.close();
@@ -211,6 +214,17 @@ class StormPane {
 
   close(): void {
     this.ws?.terminate();
+  }
+}
+
+/** The daemon's heap figures from /metrics. */
+async function heapFigures(d: DaemonProcess): Promise<HostileResult['heapAfter']> {
+  try {
+    const text = await (await fetch(`${d.url}/metrics`, { headers: { authorization: `Bearer ${d.token}` } })).text();
+    const g = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]) / 2 ** 20;
+    return { totalMb: g('nodejs_heap_size_total_bytes'), usedMb: g('nodejs_heap_size_used_bytes'), externalMb: g('nodejs_external_memory_bytes') };
+  } catch {
+    return null;
   }
 }
 

@@ -34,6 +34,7 @@ export function hostileLines(r: HostileResult): string {
     `hostile${r.control ? ' (control: storm panes silent)' : ''}: ${r.panes} panes replaying the corpus, one ${r.seconds} s storm after another in a pane of its own; targets: p99 < ${HOSTILE_TARGET_P99_MS} ms, RSS within ${Math.round((RSS_RETURN_RATIO - 1) * 100)}%, wrapper exit < ${WRAPPER_EXIT_TARGET_MS} ms`,
     ...r.storms.map(stormLine),
     `  daemon RSS: ${mb(r.rssStartKb)} MB at start, ${mb(r.rssPeakKb)} MB peak (read after each storm), ${mb(r.rssAfterKb)} MB ${r.restSeconds} s after the last storm (×${round(r.rssAfterKb / r.rssStartKb, 2)}); /healthz failures ${r.healthFailures}`,
+    r.heapAfter ? `    then its V8 heap: ${round(r.heapAfter.usedMb, 1)} MB in use of ${round(r.heapAfter.totalMb, 1)} MB; external ${round(r.heapAfter.externalMb, 1)} MB` : '    then its V8 heap: not read',
     `  run wrapper on 10 MB of scroll pairs: with the daemon ${wrapperText(r.wrapperWithDaemon)}; alone ${wrapperText(r.wrapperAlone)}`,
   ].join('\n');
 }
