@@ -266,6 +266,7 @@ export async function startDaemonProcess(o: StartOptions = {}): Promise<DaemonPr
     const token = readFileSync(join(dir, 'config', 'termsupervisor', 'token'), 'utf8').trim();
     const probe = async (): Promise<ProbeFigures | null> => {
       if (!env['BENCH_DAEMON_PROBE_FILE'] || exitReason) return null;
+      rmSync(probeFile, { force: true }); // a window before this one left its figures
       child.kill('SIGUSR2');
       for (let waited = 0; waited < PROBE_WAIT_MS; waited += 50) {
         await new Promise((r) => setTimeout(r, 50));

@@ -1,81 +1,113 @@
-// `npm run bench -- --only hostile`: a real daemon with N pane links replaying the corpus at real speed while one
-// more pane prints the costliest output found (src/bench/hostile-stream.ts) without pause. Measured: how long the
-// other panes' transitions take to reach a dashboard websocket, how long `/healthz` takes, and the daemon's
-// event-loop delay. The hostile pane sends as fast as a `run` wrapper would let it through: the wrapper parses the
-// same bytes in its own PaneScreen and reads its pty only as fast as that keeps up, so this pane does the same
-// (its parse here, in the bench process, paces it). A measurement, never a test: nothing here asserts.
+// `npm run bench -- --only hostile`: a real daemon with N pane links replaying the corpus at real speed while, one
+// after another, each storm of hostile-storms.ts runs in a pane of its own (scroll pairs, title spam, alternate-
+// screen flapping, forged marks, the costliest sequences, 500 panes joining at once). Measured per storm: how late
+// the other panes' transitions reach a dashboard websocket, /healthz of the daemon and of a control server polled
+// the same way (a loaded machine slows both, a stalled daemon only its own), the daemon's event-loop delay; then the
+// daemon's RSS a minute after the last storm against its start, and how long the `run` wrapper takes to return
+// after its program (10 MB of scroll pairs) exits, with this daemon and with none. A storm pane sends as fast as a
+// `run` wrapper would let it through: the wrapper parses the same bytes in its own PaneScreen and reads its pty
+// only as fast as that keeps up, so this pane does the same, in a process of its own (storm-child.ts).
+// A measurement, never a test: nothing here asserts.
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
 import { LINK_PROTOCOL_VERSION, type LinkHello } from '../attach/link-protocol.js';
-import { PaneScreen } from '../screen/pane-screen.js';
 import { loadCorpus } from './corpus.js';
 import { FeedClient } from './daemon-feed.js';
 import { commandFor, ReplayLink } from './daemon-panes.js';
-import { startDaemonProcess } from './daemon-proc.js';
+import { memoryKb, startDaemonProcess, type DaemonProcess } from './daemon-proc.js';
 import type { ProbeFigures } from './daemon-probe.js';
-import { percentile } from './daemon-report.js';
-import { hostileStream, unterminatedString } from './hostile-stream.js';
+import { ControlServer, HealthPoller, measureWrapperExit, type WrapperExit } from './hostile-probes.js';
+import { STORMS, type Storm } from './hostile-storms.js';
+import { hostileJson, hostileLines } from './hostile-report.js';
 import { positiveIntOption } from './options.js';
-import { Prng } from './prng.js';
-import { round } from './report.js';
+
+export { hostileJson, hostileLines };
 
 export interface HostileBenchOptions {
   panes: number;
+  /** Each storm lasts this long (s). */
   seconds: number;
-  /** The same window with the hostile pane attached and silent: what the machine gives without it. */
+  /** The storms to run, in order. */
+  storms: Storm[];
+  /** Panes joining at once in the `joins` storm. */
+  joins: number;
+  /** How long after the last storm RSS is read again (s). */
+  restSeconds: number;
+  /** The same windows with the storm panes attached and silent: what the machine gives without them. */
   control: boolean;
   /** Node flags for the daemon ($BENCH_DAEMON_NODE_FLAGS, as in the daemon bench). */
   nodeFlags?: string[];
 }
-export const HOSTILE_VALUE_OPTIONS = ['hostile-seconds', 'hostile-panes'];
+export const HOSTILE_VALUE_OPTIONS = ['hostile-seconds', 'hostile-panes', 'hostile-storms', 'hostile-joins', 'hostile-rest'];
 export const HOSTILE_FLAGS = ['hostile-control'];
-export const HOSTILE_USAGE = `  --hostile-seconds N  hostile window (default 30)   --hostile-panes N  normal pane links beside the hostile one (default 50)
-  --hostile-control    the same run with the hostile pane silent (a baseline for the figures)`;
-const DEFAULTS = { panes: 50, seconds: 30 };
-/** The issue's target for the other panes' transitions and for /healthz while one pane is hostile. */
-export const HOSTILE_TARGET_P99_MS = 100;
-/** Normal panes start over this long (s) before the window, as in the daemon bench. */
+export const HOSTILE_USAGE = `  --hostile-seconds N  each storm's window (default 10)   --hostile-panes N  normal pane links beside the storms (default 50)
+  --hostile-storms a,b  which storms, in order (default ${STORMS.join(',')})   --hostile-joins N  panes in the joins storm (default 500)
+  --hostile-rest N     seconds after the last storm before RSS is read again (default 60)
+  --hostile-control    the same run with the storm panes silent (a baseline for the figures)`;
+const DEFAULTS = { panes: 50, seconds: 10, joins: 500, rest: 60 };
+/** Normal panes start over this long (s) before the first storm, as in the daemon bench. */
 const STAGGER_S = 5;
-/** The hostile pane's size: large, so each whole-screen sequence costs what a big terminal's would. */
-const HOSTILE_COLS = 200;
-const HOSTILE_ROWS = 60;
-/** One hostile read, as a pty hands them over. */
-const HOSTILE_CHUNK = 4 << 10;
-/** Every this many chunks, a 1 MB OSC string left open (the next chunk's ESC aborts it). */
-const OPEN_STRING_EVERY = 256;
-/** /healthz is asked this often, one request at a time. */
-const HEALTH_EVERY_MS = 50;
 const SEED = 0x4057113;
+/** The storm panes' process (built next to this file). */
+const STORM_CHILD = join(dirname(fileURLToPath(import.meta.url)), 'storm-child.js');
 
 export function hostileOptions(options: Map<string, string | true>, env: NodeJS.ProcessEnv = process.env): HostileBenchOptions {
   const nodeFlags = env['BENCH_DAEMON_NODE_FLAGS']?.split(/\s+/).filter(Boolean);
+  const list = options.get('hostile-storms');
+  const storms = typeof list === 'string' ? list.split(',').map((s) => s.trim()) : [...STORMS];
+  for (const s of storms) if (!(STORMS as readonly string[]).includes(s)) throw new Error(`--hostile-storms: unknown storm ${JSON.stringify(s)} (${STORMS.join(', ')})`);
   return {
     panes: positiveIntOption(options, 'hostile-panes', DEFAULTS.panes),
     seconds: positiveIntOption(options, 'hostile-seconds', DEFAULTS.seconds),
+    storms: storms as Storm[],
+    joins: positiveIntOption(options, 'hostile-joins', DEFAULTS.joins),
+    restSeconds: positiveIntOption(options, 'hostile-rest', DEFAULTS.rest),
     control: options.has('hostile-control'),
     ...(nodeFlags?.length && { nodeFlags }),
   };
+}
+
+export interface StormResult {
+  storm: Storm;
+  bytes: number;
+  /** joins: panes welcomed, and how long until the last was (ms). */
+  joined?: { panes: number; ms: number };
+  transitions: number[];
+  health: number[];
+  control: number[];
+  loop: ProbeFigures | null;
 }
 
 export interface HostileResult {
   control: boolean;
   panes: number;
   seconds: number;
-  hostileBytes: number;
-  transitions: number[];
-  health: number[];
+  storms: StormResult[];
   healthFailures: number;
-  daemonLoopDelay: ProbeFigures | null;
+  rssStartKb: number;
+  rssPeakKb: number;
+  rssAfterKb: number;
+  restSeconds: number;
+  /** The daemon's V8 heap (total, used) and external memory after the rest (MB), from /metrics; null if unread. */
+  heapAfter: { totalMb: number; usedMb: number; externalMb: number } | null;
+  wrapperWithDaemon: WrapperExit | null;
+  wrapperAlone: WrapperExit | null;
 }
 
 export async function runHostileBench(o: HostileBenchOptions, progress: (msg: string) => void): Promise<HostileResult> {
   const corpus = loadCorpus();
-  progress('hostile: starting a daemon');
+  progress('hostile: starting a daemon and a control server');
   const d = await startDaemonProcess({ probe: true, ...(o.nodeFlags && { nodeFlags: o.nodeFlags }) });
+  const controlServer = new ControlServer();
   const feed = new FeedClient();
   const links: ReplayLink[] = [];
   const starts: NodeJS.Timeout[] = [];
-  let hostile: HostilePane | null = null;
+  let health: HealthPoller | null = null;
+  let control: HealthPoller | null = null;
   try {
+    await controlServer.start();
     await feed.connect(d.url);
     for (let i = 0; i < o.panes; i++) {
       const rec = corpus.recordings[i % corpus.recordings.length]!;
@@ -86,50 +118,87 @@ export async function runHostileBench(o: HostileBenchOptions, progress: (msg: st
     await Promise.all(links.map((l) => l.connect()));
     progress(`hostile: ${o.panes} panes attached; starting replays over ${STAGGER_S} s`);
     links.forEach((l, i) => starts.push(setTimeout(() => l.start(), (i * STAGGER_S * 1000) / o.panes)));
+    health = new HealthPoller(`${d.url}/healthz`);
+    control = new HealthPoller(controlServer.url);
     await sleep(STAGGER_S * 1000);
-
-    hostile = new HostilePane(d.url, d.token);
-    feed.untimed.add(hostile.id);
-    await hostile.connect();
-    progress(`hostile: one ${HOSTILE_COLS}x${HOSTILE_ROWS} pane printing the costliest sequences; measuring ${o.seconds} s`);
-    feed.record('hostile');
-    d.probeStart();
-    const health = new HealthPoller(d.url);
-    const running = o.control ? Promise.resolve() : hostile.run();
-    await sleep(o.seconds * 1000);
-    hostile.stop();
-    await running;
-    health.stop();
-    feed.record(null);
-    const loop = await d.probe();
-    if (d.exited()) throw new Error(d.exited()!);
-    return { control: o.control, panes: o.panes, seconds: o.seconds, hostileBytes: hostile.sent, transitions: feed.samples('hostile'), health: health.samples, healthFailures: health.failures, daemonLoopDelay: loop };
+    const rssStartKb = memoryKb(d.pid).rssKb;
+    let rssPeakKb = rssStartKb;
+    const storms: StormResult[] = [];
+    for (const storm of o.storms) {
+      progress(`hostile: storm ${storm} for ${o.seconds} s${o.control ? ' (control: silent)' : ''}`);
+      health.phase = control.phase = storm;
+      feed.record(storm);
+      d.probeStart();
+      const run = storm === 'joins' ? await joinStorm(d, o, feed) : await byteStorm(d, o, storm, feed);
+      feed.record(null);
+      const loop = await d.probe();
+      rssPeakKb = Math.max(rssPeakKb, memoryKb(d.pid).rssKb);
+      if (d.exited()) throw new Error(d.exited()!);
+      storms.push({ storm, ...run, transitions: feed.samples(storm), health: [], control: [], loop });
+    }
+    health.phase = control.phase = 'rest';
+    progress(`hostile: resting ${o.restSeconds} s (the normal panes go on) before reading RSS again`);
+    await sleep(o.restSeconds * 1000);
+    const rssAfterKb = memoryKb(d.pid).rssKb;
+    const heapAfter = await heapFigures(d);
+    await Promise.all([health.stop(), control.stop()]);
+    for (const s of storms) Object.assign(s, { health: health.of(s.storm), control: control.of(s.storm) });
+    progress('hostile: the run wrapper on 10 MB of scroll pairs, with this daemon, then alone');
+    const wrapperWithDaemon = o.control ? null : await measureWrapperExit({ url: d.url, dir: d.dir });
+    const wrapperAlone = o.control ? null : await measureWrapperExit(null);
+    return { control: o.control, panes: o.panes, seconds: o.seconds, storms, healthFailures: health.failures, rssStartKb, rssPeakKb, rssAfterKb, restSeconds: o.restSeconds, heapAfter, wrapperWithDaemon, wrapperAlone };
   } finally {
     for (const t of starts) clearTimeout(t);
     for (const l of links) l.close();
-    hostile?.close();
+    await health?.stop();
+    await control?.stop();
+    controlServer.stop();
     feed.close();
     await d.stop();
   }
 }
 
-/** The hostile pane: a pane link sending the costliest output, paced by parsing it here first (as `run` would). */
-class HostilePane {
-  readonly id = 'bench-hostile';
-  sent = 0;
-  private ws: WebSocket | null = null;
-  private stopped = false;
-  private readonly screen = new PaneScreen({ cols: HOSTILE_COLS, rows: HOSTILE_ROWS });
-  private readonly r = new Prng(SEED);
+/** One storm pane sending for the window from a process of its own (storm-child.ts); its transitions are not timed. */
+async function byteStorm(d: DaemonProcess, o: HostileBenchOptions, storm: Exclude<Storm, 'joins'>, feed: FeedClient): Promise<{ bytes: number }> {
+  const id = `bench-storm-${storm}`;
+  feed.untimed.add(id);
+  const args = [STORM_CHILD, d.url, d.token, id, storm, String(o.seconds), String(SEED), ...(o.control ? ['--silent'] : [])];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (b: Buffer) => (out += String(b)));
+  const code = await new Promise<number | null>((r) => child.once('exit', r));
+  const last = out.trim().split('\n').at(-1) ?? '';
+  if (code !== 0 || !last.startsWith('{')) throw new Error(`storm ${storm}: its pane's process failed (${code}): ${out.slice(-200)}`);
+  return { bytes: (JSON.parse(last) as { sent: number }).sent };
+}
 
-  constructor(private readonly url: string, private readonly token: string) {}
+/** `o.joins` pane links say hello at once, each prints a prompt, and all leave at the window's end. */
+async function joinStorm(d: DaemonProcess, o: HostileBenchOptions, feed: FeedClient): Promise<{ bytes: number; joined: { panes: number; ms: number } }> {
+  const t0 = performance.now();
+  const panes = o.control ? [] : Array.from({ length: o.joins }, (_, i) => new StormPane(d.url, d.token, `bench-join-${i}`, 'bash'));
+  for (const p of panes) feed.untimed.add(p.id);
+  const joined = await Promise.allSettled(panes.map(async (p) => {
+    await p.connect();
+    p.send('\x1b]133;A\x07$ \x1b]133;B\x07');
+  }));
+  const ms = performance.now() - t0;
+  await sleep(Math.max(0, o.seconds * 1000 - ms));
+  for (const p of panes) p.close();
+  return { bytes: 0, joined: { panes: joined.filter((j) => j.status === 'fulfilled').length, ms } };
+}
+
+/** A pane link of the joins storm: says hello, prints a prompt. */
+class StormPane {
+  private ws: WebSocket | null = null;
+
+  constructor(private readonly url: string, private readonly token: string, readonly id: string, private readonly command: string) {}
 
   connect(): Promise<void> {
     return new Promise((resolve, reject) => {
       const ws = new WebSocket(this.url.replace(/^http/, 'ws') + '/api/pane-link', { headers: { authorization: `Bearer ${this.token}` } });
       this.ws = ws;
       ws.on('open', () => {
-        const hello: LinkHello = { type: 'hello', v: LINK_PROTOCOL_VERSION, id: this.id, name: 'hostile', agent: 'auto', command: 'cat hostile.bin', cols: HOSTILE_COLS, rows: HOSTILE_ROWS };
+        const hello: LinkHello = { type: 'hello', v: LINK_PROTOCOL_VERSION, id: this.id, name: this.id, agent: 'auto', command: this.command, cols: 80, rows: 24 };
         ws.send(JSON.stringify(hello));
       });
       ws.on('message', (data) => {
@@ -139,90 +208,26 @@ class HostilePane {
     });
   }
 
-  async run(): Promise<void> {
-    for (let i = 0; !this.stopped; i++) {
-      const chunk = i % OPEN_STRING_EVERY === OPEN_STRING_EVERY - 1 ? unterminatedString('osc', 1 << 20) : hostileStream(this.r, HOSTILE_CHUNK);
-      await new Promise<void>((r) => this.screen.write(chunk, r));
-      const ws = this.ws;
-      if (!ws || ws.readyState !== ws.OPEN) return;
-      ws.send(JSON.stringify({ type: 'output', data: chunk }));
-      this.sent += chunk.length;
-    }
-  }
-
-  stop(): void {
-    this.stopped = true;
+  send(data: string): void {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ type: 'output', data }));
   }
 
   close(): void {
-    this.stopped = true;
     this.ws?.terminate();
-    this.screen.dispose();
   }
 }
 
-/** Asks /healthz every HEALTH_EVERY_MS, one request at a time, and keeps each answer's time. */
-class HealthPoller {
-  readonly samples: number[] = [];
-  failures = 0;
-  private stopped = false;
-  constructor(private readonly url: string) {
-    void this.loop();
-  }
-  stop(): void {
-    this.stopped = true;
-  }
-  private async loop(): Promise<void> {
-    while (!this.stopped) {
-      const t0 = performance.now();
-      try {
-        const res = await fetch(`${this.url}/healthz`);
-        await res.text();
-        if (res.ok) this.samples.push(performance.now() - t0);
-        else this.failures++;
-      } catch {
-        this.failures++;
-      }
-      await sleep(HEALTH_EVERY_MS);
-    }
+/** The daemon's heap figures from /metrics. */
+async function heapFigures(d: DaemonProcess): Promise<HostileResult['heapAfter']> {
+  try {
+    const text = await (await fetch(`${d.url}/metrics`, { headers: { authorization: `Bearer ${d.token}` } })).text();
+    const g = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]) / 2 ** 20;
+    return { totalMb: g('nodejs_heap_size_total_bytes'), usedMb: g('nodejs_heap_size_used_bytes'), externalMb: g('nodejs_external_memory_bytes') };
+  } catch {
+    return null;
   }
 }
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
-}
-
-const p = (xs: number[], q: number) => round(percentile(xs, q), 1);
-
-export function hostileLines(r: HostileResult): string {
-  const loop = r.daemonLoopDelay;
-  return [
-    r.control
-      ? `hostile (control): ${r.panes} panes replaying the corpus + 1 ${HOSTILE_COLS}x${HOSTILE_ROWS} pane attached and silent, ${r.seconds} s`
-      : `hostile: ${r.panes} panes replaying the corpus + 1 ${HOSTILE_COLS}x${HOSTILE_ROWS} pane printing the costliest sequences (${(r.hostileBytes / (1 << 20)).toFixed(1)} MB in ${r.seconds} s)`,
-    `  other panes' transitions → /ws: p50 ${p(r.transitions, 50)} ms, p99 ${p(r.transitions, 99)} ms, max ${p(r.transitions, 100)} ms (${r.transitions.length}; target p99 < ${HOSTILE_TARGET_P99_MS} ms)`,
-    `  /healthz: p50 ${p(r.health, 50)} ms, p99 ${p(r.health, 99)} ms, max ${p(r.health, 100)} ms (${r.health.length} answered, ${r.healthFailures} failed; target p99 < ${HOSTILE_TARGET_P99_MS} ms)`,
-    loop ? `  daemon event-loop delay: p50 ${round(loop.p50Ms, 1)} ms, p99 ${round(loop.p99Ms, 1)} ms, max ${round(loop.maxMs, 1)} ms` : '  daemon event-loop delay: not measured',
-  ].join('\n');
-}
-
-export function hostileJson(r: HostileResult): Record<string, number | boolean | null> {
-  const num = (x: number) => (Number.isFinite(x) ? round(x, 1) : null);
-  const tp99 = percentile(r.transitions, 99);
-  const hp99 = percentile(r.health, 99);
-  return {
-    hostile_control: r.control,
-    hostile_panes: r.panes,
-    hostile_seconds: r.seconds,
-    hostile_mb: round(r.hostileBytes / (1 << 20), 2),
-    hostile_transition_p99_ms: num(tp99),
-    hostile_transition_max_ms: num(percentile(r.transitions, 100)),
-    hostile_transitions: r.transitions.length,
-    hostile_healthz_p99_ms: num(hp99),
-    hostile_healthz_max_ms: num(percentile(r.health, 100)),
-    hostile_healthz_failures: r.healthFailures,
-    hostile_loop_delay_p99_ms: r.daemonLoopDelay ? num(r.daemonLoopDelay.p99Ms) : null,
-    hostile_loop_delay_max_ms: r.daemonLoopDelay ? num(r.daemonLoopDelay.maxMs) : null,
-    hostile_meets_target: r.transitions.length > 0 && tp99 < HOSTILE_TARGET_P99_MS && hp99 < HOSTILE_TARGET_P99_MS,
-  };
 }

@@ -26,6 +26,9 @@ examples:
 /** Screens are at most this many rows/columns (a pasted log is cut to its last rows). */
 const MAX_ROWS = 200;
 const MAX_COLS = 500;
+/** A row holds at most this many characters, escapes included (its last ones are kept, from an escape on): a
+ * capture with colours takes 10-20 a cell, while a row of 10 MB of scroll pairs took classify 42 s to parse. */
+const MAX_ROW_CHARS = MAX_COLS * 32;
 /** Exit status when a profile fails on the screen (the command line itself was fine). */
 const EXIT_ANALYSIS_ERROR = 1;
 
@@ -55,7 +58,7 @@ export async function classifyCommand(argv: string[], out: NodeJS.WritableStream
 
 export async function classifyText(text: string, cfg: Config, agent: AgentChoice, title = ''): Promise<Classification> {
   const rows = text.replace(/\r?\n$/, '').split(/\r?\n/);
-  const visible = rows.slice(-MAX_ROWS);
+  const visible = rows.slice(-MAX_ROWS).map(rowTail);
   const plainWidth = visible.reduce((w, r) => Math.max(w, stripAnsi(r).length), 0);
   const screen = new PaneScreen({ cols: Math.min(MAX_COLS, Math.max(80, plainWidth + 1)), rows: Math.max(24, visible.length), scrollback: 0 });
   try {
@@ -67,6 +70,14 @@ export async function classifyText(text: string, cfg: Config, agent: AgentChoice
   } finally {
     screen.dispose();
   }
+}
+
+/** The row's last MAX_ROW_CHARS characters, from the first escape among them (no sequence cut in half is printed). */
+function rowTail(row: string): string {
+  if (row.length <= MAX_ROW_CHARS) return row;
+  const tail = row.slice(-MAX_ROW_CHARS);
+  const esc = tail.indexOf('\x1b');
+  return esc > 0 ? tail.slice(esc) : tail;
 }
 
 async function readStdin(): Promise<string> {

@@ -18,6 +18,8 @@ const MAX_UNSENT_BYTES = 8 << 20;
  * the wrong time.
  */
 const MAX_EARLY_CHARS = 1 << 20;
+/** How long close() waits for the daemon to confirm by default. */
+const CLOSE_WAIT_MS = 1000;
 
 export interface DaemonTarget {
   url: string;
@@ -108,8 +110,9 @@ export class DaemonLink {
     ws.send(JSON.stringify(toMessage(ev)));
   }
 
-  /** Sends what is queued (the exit), then closes. */
-  async close(): Promise<void> {
+  /** Sends what is queued (the exit), then closes; a daemon that has not confirmed within `waitMs` is cut off (it
+   * sees the link drop and closes the pane all the same). */
+  async close(waitMs = CLOSE_WAIT_MS): Promise<void> {
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     const ws = this.ws;
@@ -118,7 +121,7 @@ export class DaemonLink {
       const t = setTimeout(() => {
         ws.terminate();
         resolve();
-      }, 1000);
+      }, waitMs);
       ws.once('close', () => {
         clearTimeout(t);
         resolve();

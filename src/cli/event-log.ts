@@ -1,7 +1,10 @@
 // The JSONL event log `run` appends to and `make loghook` tails: one line per pane start, state transition and pane
 // exit. Several wrappers may share one file, so each record is a single write to a file opened for appending
 // (O_APPEND keeps concurrent lines whole), written synchronously so nothing is lost when the wrapper exits.
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+// Bounded like daemon.log (config log.max_bytes, log.keep): a write that would take the file past the size first
+// moves it to events.jsonl.1 (… .keep, the oldest deleted). Another wrapper that rotated first is noticed (the
+// name no longer leads to our file) and followed to the new file. A write that fails is counted and dropped.
+import { closeSync, fstatSync, type Stats, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { MachineState } from '../analysis/types.js';
 
@@ -82,21 +85,87 @@ export interface AnalysisErrorEvent extends EventBase {
 
 export type LogEvent = PaneStartEvent | TransitionEvent | PaneExitEvent | DaemonLinkEvent | AnalysisErrorEvent;
 
+export interface EventLogBounds {
+  /** Rotate before a write would take the file past this many bytes. */
+  maxBytes: number;
+  /** Old files kept (path.1 … path.<keep>); 0: the file starts over. */
+  keep: number;
+}
+
+/** Without bounds from the config: daemon.log's defaults (config/default.jsonc, log). */
+const DEFAULT_BOUNDS: EventLogBounds = { maxBytes: 10 << 20, keep: 3 };
+
 export class EventLog {
   private fd: number | null;
+  /** Records that could not be written. */
+  dropped = 0;
 
-  constructor(readonly path: string) {
+  constructor(
+    readonly path: string,
+    private readonly bounds: EventLogBounds = DEFAULT_BOUNDS,
+  ) {
     mkdirSync(dirname(path), { recursive: true, mode: LOG_DIR_MODE });
     this.fd = openSync(path, 'a', LOG_FILE_MODE);
   }
 
   append(ev: LogEvent): void {
     if (this.fd === null) return;
-    writeSync(this.fd, JSON.stringify(ev) + '\n');
+    const line = JSON.stringify(ev) + '\n';
+    try {
+      this.makeRoom(Buffer.byteLength(line));
+      writeSync(this.fd, line);
+    } catch {
+      this.dropped++;
+    }
+  }
+
+  /** Several wrappers append to one file: its size is read from the file, not counted here. */
+  private makeRoom(bytes: number): void {
+    const mine = fstatSync(this.fd!);
+    const named = statOrNull(this.path);
+    if (!named || named.ino !== mine.ino || named.dev !== mine.dev) {
+      this.reopen(); // another wrapper rotated it (or it was removed): write where the name leads now
+      return this.makeRoomIn(statOrNull(this.path)?.size ?? 0, bytes);
+    }
+    this.makeRoomIn(mine.size, bytes);
+  }
+
+  private makeRoomIn(size: number, bytes: number): void {
+    if (size === 0 || size + bytes <= this.bounds.maxBytes) return;
+    const { keep } = this.bounds;
+    if (keep <= 0) rmSync(this.path, { force: true });
+    else {
+      rmSync(`${this.path}.${keep}`, { force: true });
+      for (let i = keep - 1; i >= 1; i--) renameIfThere(`${this.path}.${i}`, `${this.path}.${i + 1}`);
+      renameIfThere(this.path, `${this.path}.1`);
+    }
+    this.reopen();
+  }
+
+  private reopen(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+    this.fd = openSync(this.path, 'a', LOG_FILE_MODE);
   }
 
   close(): void {
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
+  }
+}
+
+function statOrNull(path: string): Stats | null {
+  try {
+    return statSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function renameIfThere(from: string, to: string): void {
+  try {
+    renameSync(from, to);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
 }

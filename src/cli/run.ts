@@ -83,6 +83,12 @@ const REST_STATES: ReadonlySet<string> = new Set(['IDLE', 'DONE', 'FAILED', 'WAI
 const INTERRUPT_KEY = '\x03';
 /** After cleanup node should exit by itself; if a stray handle keeps it alive this long, exit anyway. */
 const EXIT_SAFETY_MS = 2000;
+/** Once the program has exited, the wrapper waits at most this long for its monitor's last verdict (the final
+ * transition for the event log), and at most EXIT_LINK_WAIT_MS for the daemon link's close: the person's shell gets
+ * its prompt back within half a second whatever analysis still has to read (a monitor 10 MB behind on a scroll
+ * storm once held it for 52 s). What the monitor had not read yet is not analysed. */
+const EXIT_ANALYSIS_WAIT_MS = 100;
+const EXIT_LINK_WAIT_MS = 100;
 
 let paneSeq = 0;
 
@@ -117,7 +123,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   // Files first: a log or recording we cannot write is refused before anything runs.
   let log: EventLog;
   try {
-    log = new EventLog(logPath);
+    log = new EventLog(logPath, { maxBytes: cfg.log.max_bytes, keep: cfg.log.keep });
     if (record) closeSync(openSync(record, 'w', RECORD_MODE));
   } catch (e) {
     process.stderr.write(`termsupervisor: run: ${(e as Error).message}\n`);
@@ -149,6 +155,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     state: monitor.state,
   });
   monitor.onTransition((tr) => log.append({ ...base('transition', tr.t), ...jsonl(tr), kind: 'transition' }));
+  let turnStartedAt = 0;
+  monitor.onTransition((tr) => (turnStartedAt = tr.startedAt));
   // Caught at the pane (the pass-through never sees it), or the monitor's thread failed: the log says so.
   monitor.onFault((f) => log.append({ ...base('analysis_error', f.t), kind: 'analysis_error', stage: f.stage, step: f.step, error: f.error, count: f.count }));
   const target = a.options.has('no-daemon') ? null : findDaemon(stringOption(a, 'daemon'));
@@ -243,11 +251,18 @@ export async function runCommand(argv: string[]): Promise<number> {
   detach();
   stdout.off('error', onStdoutError);
 
-  await monitor.flush();
+  const caughtUp = await within(monitor.flush(), EXIT_ANALYSIS_WAIT_MS);
   const code = exitStatus(exit);
+  // A one-shot program's end is sure whatever the screen says (its exit is the turn's): written here when the
+  // monitor is still reading what came before it (it has not reached the exit: flush() covers every event).
+  if (!caughtUp && kind === 'one-shot') {
+    const t = clock.now() / 1000;
+    const to = code === 0 ? 'DONE' : 'FAILED';
+    const rule = `run.command_${code === 0 ? 'finished' : 'failed'}`;
+    log.append({ ...base('transition', t), kind: 'transition', state: to, from: monitor.state, tier: 1, rule, line: `exit ${code} (the monitor had not read all output)`, started_at: Number(turnStartedAt.toFixed(3)), stalled: false });
+  }
   log.append({ ...base('pane_exit', clock.now() / 1000), kind: 'pane_exit', code: exit.code, signal: exit.signal, exit_code: code });
-  await monitor.stop();
-  await link?.close();
+  await Promise.all([monitor.stop(), link?.close(EXIT_LINK_WAIT_MS)]);
   log.close();
   if (cast) {
     await cast.close();
@@ -255,6 +270,13 @@ export async function runCommand(argv: string[]): Promise<number> {
   }
   setTimeout(() => process.exit(code), EXIT_SAFETY_MS).unref();
   return code;
+}
+
+/** Whether `p` settled within `ms` (past that the wait is given up, not what it waited on). */
+function within(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)));
+  return Promise.race([p.then(() => true), late]).finally(() => clearTimeout(timer));
 }
 
 /** The shell integration start-up files could not be written (a read-only runtime dir): say so, start the shell

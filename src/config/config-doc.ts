@@ -136,7 +136,9 @@ function docFromSchema(schema: JsonSchema): string {
     '```',
     '',
     'In a checkout it is `config/schema.json` of the repository. Regexes are checked when the daemon starts (a schema',
-    'cannot compile them): a broken one is refused with its key path.',
+    'cannot compile them): a broken one is refused with its key path, and so is one that can take exponential time on',
+    'a backtracking engine (a repetition inside a repetition with nothing to tell their rounds apart, `(a+)+$`,',
+    '`(\\s*\\w+)*`; a repeated alternation whose branches match alike, `(a|aa)+`); `doctor` says the same.',
     '',
   ];
   const walk = (node: JsonSchema, path: string) => {

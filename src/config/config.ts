@@ -9,6 +9,7 @@ import { isRegexPath, MENU_KEYS as MENU_KEY_WORDS } from './config-schema.js';
 import { configProblems } from './config-validate.js';
 import type { PeerConfig } from './peers.js';
 import type { QuestionPatterns, DetectionRule, GenericPatterns, ClaudePatterns, CodexPatterns, GeminiPatterns, OpencodePatterns, KiloPatterns, QwenPatterns } from './pattern-types.js';
+import { catastrophicShape } from './regex-safety.js';
 export type { QuestionPatterns, DetectionRule, GenericPatterns, ClaudePatterns, CodexPatterns, GeminiPatterns, OpencodePatterns, KiloPatterns, QwenPatterns } from './pattern-types.js';
 
 export class ConfigError extends Error {
@@ -54,11 +55,34 @@ function compileTree(node: unknown, path: string, problems: string[]): unknown {
 
 function compileRegex(src: string, path: string, problems: string[]): RegExp {
   try {
-    return new RegExp(src, 'u');
+    const re = new RegExp(src, 'u');
+    // Patterns run on every screen row of every pane, on V8's backtracking engine: one that can take exponential
+    // time would hang the daemon on the first row that sets it off (regex-safety.ts). The built-in ones are checked
+    // by a test instead (checking them all at every start would cost each CLI command tens of ms).
+    const why = builtInPatterns().has(src) ? null : catastrophicShape(src);
+    if (why) {
+      problems.push(`${path}: the regular expression ${JSON.stringify(src)} can take exponential time (${why}); rewrite it so each round of a repetition starts with something its inner repetition cannot match`);
+      return /(?!)/u;
+    }
+    return re;
   } catch (e) {
     problems.push(`${path}: invalid regular expression ${JSON.stringify(src)}: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`);
     return /(?!)/u;
   }
+}
+
+let builtIn: Set<string> | null = null;
+/** Every regex string of config/default.jsonc. */
+function builtInPatterns(): Set<string> {
+  if (builtIn) return builtIn;
+  const out = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (typeof node === 'string') out.add(node);
+    else if (Array.isArray(node)) node.forEach(walk);
+    else if (isObject(node)) Object.values(node).forEach(walk);
+  };
+  walk(readDefaultRaw());
+  return (builtIn = out);
 }
 
 export interface LoadOptions {

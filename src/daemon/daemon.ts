@@ -27,6 +27,7 @@ import { PeerPanes } from './peer-panes.js';
 import { resolvePeers, type PeerSpec } from '../config/peers.js';
 import { redactText } from './redact.js';
 import { remoteSpecs } from './remotes.js';
+import { startMemoryReturn } from './memory-return.js';
 
 export interface DaemonOptions {
   cfg: Config;
@@ -205,6 +206,8 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
     }
   }, PRUNE_EVERY_MS);
   pruneTimer.unref();
+  // After a storm the heap is mostly empty but kept: it is given back (memory-return.ts).
+  const memory = startMemoryReturn((freed) => o.log.info({ kind: 'daemon', event: 'heap_compacted', freedMb: Math.round(freed / 2 ** 20) }, 'empty heap given back'));
   o.log.info({ kind: 'daemon', event: 'started', url, pid: process.pid, loopback }, 'daemon started');
   const tmuxCfg = { ...o.cfg.tmux, ...o.tmux };
   tmux = tmuxCfg.enabled || remotes.length ? new TmuxPanes(registry, o.log, { sockets: tmuxCfg.sockets, env, remotes, local: tmuxCfg.enabled, programs: o.cfg.programs, presence: o.cfg.tmux.presence }) : null;
@@ -224,6 +227,7 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
     close() {
       closing ??= (async () => {
         clearInterval(pruneTimer);
+        memory.stop();
         await tasks!.closeAll();
         await tmux?.stop();
         peers?.stop();

@@ -230,6 +230,8 @@ export class LivePane {
     const live = { rev: this.monitor.revision.value, question: this.question(), interruptKeys: (keys[program] ?? keys['default'])?.interrupt, needsYou };
     const v = paneView({ ...this.record, ...this.shown, program }, edge, true, this.monitor.analyzer.shellIntegration, error, live);
     if (this.unreachable) v.unreachable = { ...this.unreachable };
+    const flood = this.monitor.flooding;
+    if (flood) v.flooding = { since: this.wall(flood.since), held: flood.held };
     return this.where ? { ...v, where: { ...this.where } } : v;
   }
 

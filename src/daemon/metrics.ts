@@ -52,6 +52,10 @@ export function renderMetrics(m: MetricsInput): string {
   const mem = process.memoryUsage();
   const cpu = process.cpuUsage();
   metric('process_resident_memory_bytes', 'gauge', 'Resident memory size in bytes.', [[{}, mem.rss]]);
+  // Resident memory that stays high with the heap in use back down is pages kept, not a leak (memory-return.ts).
+  metric('nodejs_heap_size_total_bytes', 'gauge', 'V8 heap size in bytes.', [[{}, mem.heapTotal]]);
+  metric('nodejs_heap_size_used_bytes', 'gauge', 'V8 heap in use in bytes.', [[{}, mem.heapUsed]]);
+  metric('nodejs_external_memory_bytes', 'gauge', 'Memory of C++ objects bound to JavaScript objects (buffers) in bytes.', [[{}, mem.external]]);
   metric('process_cpu_seconds_total', 'counter', 'User and system CPU time spent in seconds.', [[{}, (cpu.user + cpu.system) / 1e6]]);
   return out.join('\n') + '\n';
 }

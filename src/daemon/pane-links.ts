@@ -54,7 +54,8 @@ export class PaneLinks {
           }
           case 'output':
           case 'input':
-            return this.registry.feed(paneId!, { kind: m.type, data: m.data });
+            this.registry.feed(paneId!, { kind: m.type, data: m.data });
+            return this.holdWhileBehind(ws, paneId!);
           case 'resize':
             return this.registry.feed(paneId!, { kind: 'resize', cols: m.cols, rows: m.rows });
           case 'process':
@@ -80,6 +81,18 @@ export class PaneLinks {
     };
     ws.on('close', gone);
     ws.on('error', gone);
+  }
+
+  /**
+   * A link that sends faster than its pane parses is not read until the pane has caught up: its bytes wait in the
+   * socket, then in the wrapper, which drops output for a daemon that far behind (daemon-link.ts), rather than in
+   * this process (a storm of titles once grew the daemon to 617 MB, and what it had queued delayed every pane).
+   */
+  private holdWhileBehind(ws: WebSocket, paneId: string): void {
+    const monitor = this.registry.livePane(paneId)?.monitor;
+    if (!monitor?.backlogged || ws.isPaused) return;
+    ws.pause();
+    void monitor.drain().then(() => ws.resume());
   }
 
   /** Bytes for the person's own terminal (terminal bell notifications); false when the pane has no link. */

@@ -12,7 +12,7 @@ import { forcedProgram } from '../analysis/profiles/index.js';
 import type { Signal } from '../analysis/types.js';
 import type { MarkRefusal } from '../analysis/mark-gate.js';
 import { signalEvent, type Transition } from '../state/pane-machine.js';
-import type { Clock } from '../state/clock.js';
+import { RealClock, type Clock } from '../state/clock.js';
 import { redactCommand } from './redact.js';
 import { FaultTracker, type FaultListener } from './pane-fault.js';
 import { PaneStateHost } from './pane-state-host.js';
@@ -22,6 +22,8 @@ import { WriteBacklog } from './write-backlog.js';
 import { PaneTicker } from './pane-ticker.js';
 import { ScreenRevision } from './screen-revision.js';
 import { CoalesceTimer } from './coalesce-timer.js';
+import { TransitionFlood, type FloodState } from './transition-flood.js';
+import { ReadPace } from './read-pace.js';
 
 /** Keys that submit, interrupt or answer (Enter, Esc, Ctrl-C, Ctrl-D, Tab): a turn may start or end with them. */
 const CONTROL_KEYS = /[\r\n\x1b\x03\x04\t]/;
@@ -78,7 +80,11 @@ export class PaneMonitor {
   private readonly ticker: PaneTicker;
   private readonly coalesce: CoalesceTimer;
   private syncSince: number | null = null;
+  /** A slow pane's unforced reads wait (read-pace.ts). */
+  private readonly pace: ReadPace;
   private readonly titleKind = new TitleKind();
+  /** Bounds what this pane publishes (transition-flood.ts); the machine and analyzer still see every move. */
+  private readonly flood: TransitionFlood;
   private stopped = false;
   /** The screen's revision (PaneView.rev, screen-revision.ts). */
   readonly revision = new ScreenRevision();
@@ -86,11 +92,13 @@ export class PaneMonitor {
 
   constructor(private readonly opts: PaneMonitorOptions) {
     this.clock = opts.clock;
+    this.pace = new ReadPace(opts.clock instanceof RealClock);
     const th = opts.cfg.thresholds;
     this.screen = new PaneScreen({ cols: opts.cols, rows: opts.rows });
     this.queue = new PaneChangeQueue(th);
     this.analyzer = new PaneAnalyzer({ cfg: opts.cfg, forced: forcedProgram(opts.agent), command: opts.command, markNonce: opts.markNonce ?? null });
     this.faults = new FaultTracker(() => this.nowS(), () => this.analyzer.currentProgram.program);
+    this.flood = new TransitionFlood(opts.clock, (tr) => this.publish(tr), () => this.changed());
     this.machine = new PaneStateHost({ clock: opts.clock, longRunningS: th.long_running_s, waitingFallbackIdleS: th.waiting_fallback_idle_s, faults: this.faults, onTransition: (tr) => this.recordTransition(tr) });
     this.screen.onSignal((signal, line) => {
       // Inside xterm's parser: an exception here would stop this terminal's write queue for good.
@@ -163,6 +171,11 @@ export class PaneMonitor {
 
   get state() {
     return this.machine.context;
+  }
+
+  /** Non-null while the pane makes transitions faster than they are published (transition-flood.ts). */
+  get flooding(): FloodState | null {
+    return this.flood.flooding;
   }
 
   /** Feed one source event. Cheap: the work happens as the terminal parses it. */
@@ -286,6 +299,7 @@ export class PaneMonitor {
     this.stopped = true;
     this.ticker.stop();
     this.coalesce.stop();
+    this.flood.stop();
     this.machine.stop();
     this.screen.dispose();
     this.backlog.release();
@@ -350,18 +364,24 @@ export class PaneMonitor {
 
   private maybeTake(t: number, force: boolean): void {
     if (!this.queue.isDirty) return;
-    if (!force && !this.queue.due(t)) return;
+    if (!force && (this.pace.waits(t) || !this.queue.due(t))) return;
     if (this.screen.inSyncFrame) {
       this.syncSince ??= t;
       if (t - this.syncSince < SYNC_FRAME_MAX_S) return;
     }
     this.syncSince = null;
+    this.pace.start();
     this.faults.stage = 'screen';
     const change = this.queue.take(t, this.screen.snapshot());
     this.revision.read(change.hash);
     this.faults.stage = 'analysis';
     this.apply(this.analyzer.change(change));
+    this.pace.done(t);
     this.ticker.refresh();
+    this.changed();
+  }
+
+  private changed(): void {
     for (const l of this.changeListeners) l();
   }
 
@@ -383,10 +403,15 @@ export class PaneMonitor {
   }
 
   private recordTransition(tr: Transition): void {
-    this.transitions.push(tr);
-    if (this.transitions.length > 512) this.transitions.splice(0, this.transitions.length - 512);
     // The analyzer learns timer-driven moves (LONG_RUNNING, waiting fallback) too.
     this.analyzer.setState(tr.to);
+    this.flood.offer(tr);
+  }
+
+  /** A transition that leaves the pane (all of them, but for a flood's: transition-flood.ts). */
+  private publish(tr: Transition): void {
+    this.transitions.push(tr);
+    if (this.transitions.length > 512) this.transitions.splice(0, this.transitions.length - 512);
     // Delivered inside the machine's action: a listener that throws must not stop the machine.
     for (const l of this.transitionListeners) {
       try {

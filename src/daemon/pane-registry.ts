@@ -15,6 +15,7 @@ import { StoreError } from '../store/store-error.js';
 import { LivePane, paneView, type UntimedEvent } from './live-pane.js';
 import { renderMetrics } from './metrics.js';
 import { logIgnoredMark, logSignal, paneLogger, type Logger } from './logger.js';
+import { LogBudget } from './log-budget.js';
 import { FaultLog } from './fault-log.js';
 import { focusAction, focusPane, type FocusDoor } from './pane-focus.js';
 import { TransitionPublisher } from './transition-publisher.js';
@@ -113,7 +114,15 @@ export class PaneRegistry implements DaemonApi {
     this.counters.track(p.id);
     const plog = paneLogger(this.opts.log, { id: p.id, name: p.name, program: pane.record.program });
     this.logs.set(p.id, plog);
-    pane.monitor.onSignal((s) => logSignal(plog, s));
+    const signalLines = new LogBudget();
+    pane.monitor.onSignal((s) => {
+      const v = signalLines.take(s.t);
+      if (v === 'first-skipped') plog.warn({ kind: 'pane', event: 'log_flood' }, 'signals faster than anyone can read: not logged until the pane calms');
+      if (v !== 'write') return;
+      const skipped = signalLines.resumed();
+      if (skipped) plog.warn({ kind: 'pane', event: 'log_flood_end', skipped }, `${skipped} signal lines not logged`);
+      logSignal(plog, s);
+    });
     pane.monitor.onFault((f) => {
       this.faults.record(pane.id, plog, f);
       // The card shows "analysis error" at once, not at the next screen read.

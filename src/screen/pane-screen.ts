@@ -80,8 +80,10 @@ export class PaneScreen {
     this.pump = new WritePump(this.term, () => this.parseAtOnce(), this.budget, internals.parser);
     this.clampsInParser = this.clampInParser(internals.handlers);
     const p = this.term.parser;
+    // xterm's parser awaits a handler's Promise (5.5 does; its typings say boolean only).
+    const registerOsc = (ident: number, h: (data: string) => boolean | Promise<boolean>) => p.registerOscHandler(ident, h as (data: string) => boolean);
     const osc = (ident: number, parse: (d: string) => InBandSignal | null) =>
-      this.disposables.push(p.registerOscHandler(ident, (data) => {
+      this.disposables.push(registerOsc(ident, (data) => {
         // Inside xterm's parser: an exception would stop this terminal's write queue for good.
         try {
           const s = parse(data);
@@ -89,7 +91,10 @@ export class PaneScreen {
         } catch (e) {
           this.fault(e);
         }
-        return true;
+        // A signal is judged where it is parsed (the analyzer, the state machine): a flood of marks, 180 to a
+        // write piece, held the daemon 0.6 s in one piece. Counted against the slice like a costly sequence.
+        const wait = this.budget.check();
+        return wait ? wait.then(() => true) : true;
       }));
     osc(133, (d) => parseShellIntegration('osc133', d));
     osc(633, (d) => parseShellIntegration('osc633', d));
@@ -109,6 +114,9 @@ export class PaneScreen {
       }));
     modes('h');
     modes('l');
+    // A title is judged as it changes (its kind, the pane's program): title spam yields like a costly sequence.
+    // false (or a Promise of it): xterm's own handler then sets the title.
+    for (const ident of [0, 2]) this.disposables.push(registerOsc(ident, () => this.budget.check()));
     this.disposables.push(
       this.term.onTitleChange((raw) => {
         const title = raw.length > MAX_TITLE_CHARS ? raw.slice(0, MAX_TITLE_CHARS) : raw;

@@ -69,6 +69,10 @@ export interface PaneView {
   /** The pane's host cannot be reached (SSH dropped, peer daemon down): its state is the last one known, kept but
    * stale. Absent while the host is reachable. */
   unreachable?: { since: number; reason: string };
+  /** The pane makes transitions faster than a person could act on them (a flood of forged marks, a title storm):
+   * since when (epoch ms) and how many were held back; what is published meanwhile is one move now and then, each
+   * standing for those held (src/daemon/transition-flood.ts). Absent when it does not flood. */
+  flooding?: { since: number; held: number };
   /** Where the pane runs, for "jump": a `run` pane's tty, host and pid; a tmux pane's session, window and pane;
    * an iTerm2 session's id. Absent when not known. */
   where?: PaneWhereView;

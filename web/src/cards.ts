@@ -138,7 +138,10 @@ export function updateCard(c: Card, p: PaneView, now: number, task: TaskStatus |
   attr(c, 'title', p.exitCodeUnknown ? 'DONE was read from the screen: a prompt came back, but no exit code came with it. `termsupervisor shell-integration bash --install` (or zsh, fish) reports each command\'s exit code.' : '', c.parts.exit);
   const f = p.analysisError;
   attr(c, 'data-analysis-error', String(f !== null));
-  text(c, 'fault', f ? `${FAULT_ICON} analysis error${f.count > 1 ? ` ×${f.count}` : ''}: ${f.stage} (${f.program})` : '');
+  // A pane moving faster than anyone could follow shows one move now and then (src/daemon/transition-flood.ts).
+  const flood = p.flooding ? `${FAULT_ICON} flooding since ${clock(p.flooding.since)}: ${p.flooding.held} transitions coalesced` : '';
+  const fault = f ? `${FAULT_ICON} analysis error${f.count > 1 ? ` ×${f.count}` : ''}: ${f.stage} (${f.program})` : '';
+  text(c, 'fault', [fault, flood].filter(Boolean).join(' · '));
   attr(c, 'title', f ? `${f.message}\nat ${clock(f.at)} while applying ${f.step}. The error was caught and the pane is still watched; the daemon's log has the details.` : '', c.parts.fault);
   const waiting = p.alive && p.state === 'WAITING_APPROVAL';
   text(c, 'asks', waiting ? asks(p) : '');
