@@ -15,6 +15,9 @@ export interface ProcessFacts {
   argv?: readonly string[];
   /** The real path of the script an interpreter runs (see interpreterScript). */
   script?: string;
+  /** That script as the interpreter was given it (a `claude` symlink to the script a person installed): the name it
+   * was started by. */
+  scriptGiven?: string;
   /** The nearest package.json above the script: its `name`, and the commands its `bin` installs. */
   pkg?: { name: string; bins: readonly string[] };
 }
@@ -92,6 +95,7 @@ export function identityNames(f: ProcessFacts): string[] {
   const names: string[] = [];
   if (f.pkg) names.push(...f.pkg.bins, unscoped(f.pkg.name), f.pkg.name);
   if (f.script) names.push(scriptName(f.script));
+  if (f.scriptGiven) names.push(scriptName(f.scriptGiven));
   if (f.exe) names.push(executableName(f.exe));
   const arg0 = f.argv?.[0];
   if (arg0) names.push(programName(arg0.split(' ')[0]!));

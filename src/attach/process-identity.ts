@@ -56,6 +56,7 @@ function addScript(facts: ProcessFacts, argv: readonly string[], cwd: string, pr
   const path = real(isAbsolute(script) ? script : resolve(cwd, script));
   if (!path) return;
   facts.script = path;
+  facts.scriptGiven = script;
   const pkg = packageOf(path);
   if (pkg && packageSpeaksFor(pkg, path)) facts.pkg = pkg;
 }

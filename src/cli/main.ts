@@ -15,7 +15,7 @@ import { didYouMean } from './did-you-mean.js';
 import { exitQuietlyWhenReaderGoes, ignoreClosedStderr } from './closed-pipe.js';
 
 /** Every command `main` knows, for "did you mean". */
-const COMMANDS = ['run', 'daemon', 'dashboard', 'status', 'wait', 'top', 'send', 'answer', 'interrupt', 'ack', 'focus', 'doctor', 'replay', 'classify', 'hooks', 'task', 'hook', 'service', 'shell-integration', 'logs', 'help', 'version'];
+const COMMANDS = ['run', 'daemon', 'dashboard', 'status', 'wait', 'top', 'send', 'answer', 'interrupt', 'ack', 'focus', 'name', 'tmux', 'doctor', 'replay', 'classify', 'hooks', 'task', 'hook', 'service', 'shell-integration', 'logs', 'help', 'version'];
 
 /** Commands that keep working when their stdout goes away (see closed-pipe.ts). */
 const OUTLIVE_STDOUT = new Set(['run', 'daemon']);

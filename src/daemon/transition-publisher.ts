@@ -84,11 +84,12 @@ export class TransitionPublisher {
     // The facts and the event are read before the notifier hears of the state (it compares with the last rest).
     const facts = kind && live ? this.opts.notifyFacts?.facts(pane, rec) : undefined;
     this.opts.notifyFacts?.note(pane.id, rec);
-    // Only what needs the person (src/state/needs-you.ts): not a program starting up, their own interrupt, or a
-    // reconnection's replayed screen.
-    if (kind && news && this.opts.notify) {
+    // Only what needs the person (src/state/needs-you.ts) is news: not a program starting up, their own interrupt,
+    // or a reconnection's replayed screen. The notifier hears of the rest too, to say why it stayed quiet.
+    if (kind && this.opts.notify) {
       const ev = transitionEvent(pane.id, pane.record.name, pane.record.program, kind, rec);
-      this.opts.notify(facts ? { ...ev, facts } : ev);
+      const told = facts ? { ...ev, facts } : ev;
+      this.opts.notify(news ? told : { ...told, notNews: pane.lastAttention.why });
     }
     this.opts.noteState?.(pane.id, rec.to, rec.rule, pane.record.program);
   }

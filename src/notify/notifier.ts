@@ -6,6 +6,8 @@
 //   short_turn        DONE after a turn shorter than done_min_turn_s (you were probably still looking)
 //   own_interrupt     the person's own Ctrl-C or Esc ended it (not-news.ts)
 //   startup           a REPL or agent reached its first prompt after the command that launched it
+//   reconnected       the pane's screen replayed after a reconnection or a daemon restart: no new turn
+//   not_news          the pane itself says the end needs nobody (src/state/needs-you.ts)
 //   already_notified  the same question, still unanswered, was notified before (even before an ack or a restart)
 //   duplicate         the same pane and kind was already handled within dedupe_s (two tiers saw one event)
 //   no_channels       nothing to deliver to (all channels off or unavailable)
@@ -24,8 +26,8 @@ import { groupNotification } from './group-text.js';
 import { clean, notificationFor } from './text.js';
 import type { Notification, NotifyChannel, NotifyEvent } from './types.js';
 
-export type SuppressReason = 'disabled' | 'short_turn' | 'own_interrupt' | 'startup' | 'already_notified' | 'duplicate' | 'rate_limited' | 'quiet_hours' | 'no_channels' | 'answered';
-export const SUPPRESS_REASONS: readonly SuppressReason[] = ['disabled', 'short_turn', 'own_interrupt', 'startup', 'already_notified', 'duplicate', 'rate_limited', 'quiet_hours', 'no_channels', 'answered'];
+export type SuppressReason = 'disabled' | 'short_turn' | 'own_interrupt' | 'startup' | 'reconnected' | 'not_news' | 'already_notified' | 'duplicate' | 'rate_limited' | 'quiet_hours' | 'no_channels' | 'answered';
+export const SUPPRESS_REASONS: readonly SuppressReason[] = ['disabled', 'short_turn', 'own_interrupt', 'startup', 'reconnected', 'not_news', 'already_notified', 'duplicate', 'rate_limited', 'quiet_hours', 'no_channels', 'answered'];
 
 export interface NotifyResult {
   /** Handed to the channels now, or later (deferred, grouped). */
@@ -174,6 +176,8 @@ export class Notifier {
 
   private decide(ev: NotifyEvent): NotifyResult['reason'] {
     if (!this.states.has(ev.kind)) return 'disabled';
+    // The pane's own word (needs-you.ts): what the person did, a program starting up, a screen replayed on reconnect.
+    if (ev.notNews) return notNewsReason(ev.notNews);
     // An unknown duration (a turn begun before the daemon saw the pane) is not known to be short.
     if (ev.kind === 'DONE' && ev.turnDurationS !== null && ev.turnDurationS < this.cfg.done_min_turn_s) return 'short_turn';
     const why = notNews(ev, this.rest.last(ev.paneId));
@@ -291,4 +295,11 @@ function nextMinute(now: number): number {
 export function fingerprint(ev: NotifyEvent): string {
   const q = ev.facts?.question;
   return q ? clean(`${q.text}\u0000${q.options.join('\u0001')}`) : clean(ev.line).trim();
+}
+
+/** The pane's needs-you verdict as a suppression reason. */
+function notNewsReason(why: string): SuppressReason {
+  if (why === 'own_interrupt' || why === 'startup') return why;
+  if (why === 'reconnected' || why === 'carried') return 'reconnected';
+  return 'not_news';
 }

@@ -25,6 +25,9 @@ export interface NotifyEvent {
   key?: string;
   /** What the pane knows beyond the transition (notify-facts.ts in the daemon); absent for peers and tasks. */
   facts?: PaneFacts;
+  /** The pane's own verdict that this end needs nobody (src/state/needs-you.ts: `startup`, `own_interrupt`,
+   * `reconnected`, `carried` …); absent when it is news. */
+  notNews?: string;
 }
 
 /** The pane's side of a notification: what it asks, what it ran, how it ended, and what the person did. */

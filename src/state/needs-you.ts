@@ -69,6 +69,9 @@ export class PaneAttention {
   private readonly reattached: boolean;
   /** A key was typed (or an action typed one) since attaching: turns from now on are the person's. */
   private keysSinceAttach = false;
+  /** A transition was made since attaching: a replay is the first read of the repainted screen, so a turn that
+   * begins after the pane already came to a state of its own (a question read again, a rest) is the person's. */
+  private movedSinceAttach = false;
   /** The current turn was interrupted by the person (a key or the interrupt action, seen while it ran). */
   private interrupted = false;
   /** The current turn began while the screen was being replayed after a reconnection. */
@@ -105,7 +108,9 @@ export class PaneAttention {
   /** Feed each transition in order; returns the verdict on it (for a notification: only `turn_ended`, `question`
    * and `stalled` are news). */
   transition(tr: AttentionTransition): Attention {
-    if (WORKING.has(tr.to) && !WORKING.has(tr.from)) return this.turnBegins(tr);
+    const first = !this.movedSinceAttach;
+    this.movedSinceAttach = true;
+    if (WORKING.has(tr.to) && !WORKING.has(tr.from)) return this.turnBegins(tr, first);
     if (tr.to === 'WAITING_APPROVAL') return { needsYou: true, why: 'question' };
     if (tr.stalled) return { needsYou: true, why: 'stalled' };
     if (WORKING.has(tr.to)) return { needsYou: false, why: 'working' };
@@ -124,10 +129,10 @@ export class PaneAttention {
     return this.end ?? { needsYou: false, why: 'seen' };
   }
 
-  private turnBegins(tr: AttentionTransition): Attention {
+  private turnBegins(tr: AttentionTransition, first: boolean): Attention {
     // Keys are not seen in every pane (tmux's are typed in the person's own client): only a reattached pane's
     // first moments are taken for a replay.
-    const replay = this.reattached && !this.keysSinceAttach && tr.at - this.attachedAt < RECONNECT_SETTLE_MS;
+    const replay = this.reattached && !this.keysSinceAttach && first && tr.at - this.attachedAt < RECONNECT_SETTLE_MS;
     this.replayTurn = replay;
     this.interrupted = false;
     // A new turn the person began makes the end they had not seen part of the past (they are at the pane).

@@ -77,6 +77,7 @@ describe('run: byte-transparent pass-through', () => {
     // Compared whole (a mismatch says where, not a megabyte of diff).
     const first = got.findIndex((b, i) => b !== blob[i]);
     expect(first).toBe(-1);
-    expect(out.includes(REPLACEMENT)).toBe(false);
+    // Nor anywhere around it (the blob itself may hold EF BF BD by chance: about one run in sixteen).
+    expect(Buffer.concat([out.subarray(0, at), out.subarray(at + blob.length)]).includes(REPLACEMENT)).toBe(false);
   });
 });

@@ -69,7 +69,7 @@ describe('report', () => {
   const result = (over: Partial<DaemonResult> = {}): DaemonResult => ({
     panes: 100, recordings: 27, seconds: 60, staggerS: 5, cpuPct: 10, cpuS: 6, rssPeakMb: 150, rssHwmMb: 160, rssSamples: 150,
     latencies: [1, 2, 3], outputBytes: 1 << 20, outputEvents: 1000, inputEvents: 100, passes: 50, idlePanes: 100, idleSeconds: 20,
-    settleS: 5, settleCpuPct: 2, idleCpuPct: 0.5, idleCpuS: 0.1, idleSlicesPct: [0.5], idleSlicesWakeupsPerS: [100], daemonLoopDelay: null, wakeupsPerS: 500, idleWakeupsPerS: 100, idleTransitions: 0, benchLoopDelayP99Ms: 3, benchCpuPct: 10, maxLinkBufferedBytes: 0,
+    settleS: 5, settleCpuPct: 2, idleCpuPct: 0.3, idleCpuS: 0.1, idleSlicesPct: [0.5], idleSlicesWakeupsPerS: [100], daemonLoopDelay: null, wakeupsPerS: 500, idleWakeupsPerS: 100, idleTransitions: 0, benchLoopDelayP99Ms: 3, benchCpuPct: 10, maxLinkBufferedBytes: 0,
     metrics: {}, loadAvg1: 1, ...over,
   });
 
@@ -83,8 +83,9 @@ describe('report', () => {
   });
 
   it('misses a target at or past its bound, and with no transitions measured', () => {
-    expect(daemonMeets(result({ cpuPct: 25 })).cpu).toBe(false);
-    expect(daemonMeets(result({ idleCpuPct: 1.2 })).idleCpu).toBe(false);
+    expect(daemonMeets(result({ cpuPct: 15 })).cpu).toBe(false);
+    expect(daemonMeets(result({ rssPeakMb: 200 })).rss).toBe(false);
+    expect(daemonMeets(result({ idleCpuPct: 0.5 })).idleCpu).toBe(false);
     expect(daemonMeets(result({ latencies: [] })).latency).toBe(false);
     expect(daemonJson(result({ latencies: [] }))['ws_latency_p99_ms']).toBeNull();
   });

@@ -79,4 +79,12 @@ describe('needs you', () => {
     a.transition(tr('IDLE', 'RUNNING', 'turn.anchor_evidence', T0 + 500));
     expect(a.transition(tr('RUNNING', 'DONE', 'shell.prompt_bracketed_paste', T0 + 2500))).toEqual({ needsYou: false, why: 'reconnected' });
   });
+
+  it('a replay is the first read: once the pane came to a state of its own, a turn soon after, no key seen (tmux), is the person\'s', () => {
+    const a = new PaneAttention({ now: T0, previous: { state: 'WAITING_APPROVAL', since: T0 - 60_000 } });
+    expect(a.transition(tr('IDLE', 'WAITING_APPROVAL', 'shell.yes_no_prompt', T0 + 800)).why).toBe('question');
+    expect(a.transition(tr('WAITING_APPROVAL', 'DONE', 'shell.prompt_bracketed_paste', T0 + 1500)).why).toBe('turn_ended');
+    a.transition(tr('DONE', 'RUNNING', 'job.started', T0 + 3000));
+    expect(a.transition(tr('RUNNING', 'DONE', 'shell.prompt_bracketed_paste', T0 + 4000)).why).toBe('turn_ended');
+  });
 });

@@ -160,6 +160,7 @@ describe('the daemon\'s record of pane faults', () => {
     vi.spyOn(bad.monitor.analyzer, 'signal').mockImplementation(fail);
     // its screen cannot be read either: the listing (GET /api/panes) must not fail with it
     vi.spyOn(bad.monitor.screen, 'edge').mockImplementation(fail);
+    vi.spyOn(bad.monitor.screen, 'edgeRows').mockImplementation(fail);
     r.registry.feed('bad', { kind: 'output', data: `${OSC133.prompt}$ ${OSC133.input}` });
     r.registry.feed('good', { kind: 'output', data: `${OSC133.prompt}$ ${OSC133.input}` });
     const logged = await r.log.waitFor((e) => e.obj['event'] === 'analysis_error', 'the analysis error');

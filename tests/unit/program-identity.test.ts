@@ -63,6 +63,10 @@ describe('names', () => {
   it('every name, most telling first, once each', () => {
     expect(identityNames({ comm: 'node', exe: '/usr/bin/node', argv: ['node', '/p/index.js'], script: '/p/index.js', pkg: { name: '@google/gemini-cli', bins: ['gemini'] } })).toEqual(['gemini', 'gemini-cli', '@google/gemini-cli', 'index', 'node']);
   });
+
+  it('a script started through a link of another name goes by that name too (a `claude` link to an installed script)', () => {
+    expect(identityNames({ comm: 'bash', exe: '/usr/bin/bash', argv: ['bash', '/home/a/.local/bin/claude'], script: '/opt/fake/fake-claude.sh', scriptGiven: '/home/a/.local/bin/claude' })).toEqual(['fake-claude', 'claude', 'bash']);
+  });
 });
 
 describe('the package a script belongs to (real files)', () => {

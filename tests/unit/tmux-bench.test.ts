@@ -19,7 +19,7 @@ describe('tmux bench', () => {
 
   it('reports the figures in words and as JSON, with each pane whose states differ from replay', () => {
     const text = tmuxLines(result);
-    expect(text).toContain('daemon 0.37% of one core (target < 1%)');
+    expect(text).toContain('daemon 0.37% of one core (target < 0.5%)');
     expect(text).toContain('states equal to replay in 49/50 panes');
     expect(text).toContain('%7 shell-spinner: replay RUNNING DONE | tmux RUNNING');
     expect(tmuxJson(result)).toMatchObject({ tmux_idle_cpu_pct: 0.37, tmux_idle_meets_target: true, tmux_stream_states_matched: 49, tmux_stream_states_total: 50 });
