@@ -75,7 +75,8 @@ const MAX_DIMENSION = 2000;
 
 export class LinkMessageError extends Error {}
 
-export function parseLinkMessage(raw: string): LinkMessage {
+/** The JSON object a link message must be. */
+function jsonObject(raw: string): Record<string, unknown> {
   let m: unknown;
   try {
     m = JSON.parse(raw);
@@ -83,7 +84,11 @@ export function parseLinkMessage(raw: string): LinkMessage {
     throw new LinkMessageError('not JSON');
   }
   if (typeof m !== 'object' || m === null || Array.isArray(m)) throw new LinkMessageError('not an object');
-  const o = m as Record<string, unknown>;
+  return m as Record<string, unknown>;
+}
+
+export function parseLinkMessage(raw: string): LinkMessage {
+  const o = jsonObject(raw);
   switch (o['type']) {
     case 'hello': {
       if (o['v'] !== LINK_PROTOCOL_VERSION) throw new LinkMessageError(`protocol version ${String(o['v'])} is not ${LINK_PROTOCOL_VERSION}`);
@@ -143,14 +148,7 @@ const MAX_ERROR_CHARS = 1000;
 /** A daemon's reply, checked in the wrapper as the daemon checks the wrapper's messages: it writes to the person's
  * terminal and types into their program, so a malformed one is refused (LinkMessageError), never half-used. */
 export function parseLinkReply(raw: string): LinkReply {
-  let m: unknown;
-  try {
-    m = JSON.parse(raw);
-  } catch {
-    throw new LinkMessageError('not JSON');
-  }
-  if (typeof m !== 'object' || m === null || Array.isArray(m)) throw new LinkMessageError('not an object');
-  const o = m as Obj;
+  const o = jsonObject(raw) as Obj;
   switch (o['type']) {
     case 'welcome':
       return { type: 'welcome', v: int(o, 'v'), id: str(o, 'id', 80, PANE_ID) };

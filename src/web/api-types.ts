@@ -4,6 +4,7 @@ import type { ActionKind, ActionOrigin, ActionRecord, AttachKind, Counters, Sign
 import type { MachineState, Tier } from '../analysis/types.js';
 import type { IterationRecord, TaskEvent, TaskRecord } from '../tasks/task-types.js';
 import type { HistoryHealth } from '../store/store-health.js';
+import type { ChannelHealth } from '../notify/delivery.js';
 
 export type { HistoryHealth };
 
@@ -166,19 +167,8 @@ export interface StatsView {
 
 /** GET /api/notify: each notification channel of the running daemon and its health (src/notify/delivery.ts). */
 export interface NotifyHealthView {
-  channels: Array<{
-    name: string;
-    /** Where it delivers: the program, the webhook's format and URL (no credentials, no query). */
-    detail?: string;
-    status: 'ok' | 'failing' | 'unused';
-    delivered: number;
-    failed: number;
-    unconfirmed: number;
-    retrying: number;
-    lastOkAt: number | null;
-    lastErrorAt: number | null;
-    lastError: string | null;
-  }>;
+  /** `detail`: where it delivers: the program, the webhook's format and URL (no credentials, no query). */
+  channels: Array<ChannelHealth & { detail?: string }>;
   /** Configured channels that cannot work here, and why (no notify-send on the daemon's PATH). */
   unavailable: Array<{ name: string; why: string }>;
   /** Notifications held back (rate limit, quiet hours, a group forming). */

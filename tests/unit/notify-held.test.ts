@@ -7,29 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NotifyConfig } from '../../src/config/config.js';
+import { NOTIFY_TEST_CONFIG } from '../helpers/notify-config.js';
 import { AskedLedger } from '../../src/notify/asked-ledger.js';
 import { Notifier, type NotifierOptions } from '../../src/notify/notifier.js';
 import { notificationFor } from '../../src/notify/text.js';
 import type { Notification, NotifyEvent } from '../../src/notify/types.js';
 
-const CFG: NotifyConfig = {
-  states: ['WAITING_APPROVAL', 'FAILED', 'STALLED', 'DONE'],
-  desktop: false,
-  terminal_bell: false,
-  webhook_url: '',
-  webhook_format: 'json',
-  min_interval_s: 10,
-  dedupe_s: 5,
-  done_min_turn_s: 3,
-  quiet_hours: '',
-  group_s: 0,
-  retries: 0,
-  retry_base_s: 1,
-  webhook_timeout_s: 30,
-  command: '',
-  command_states: [],
-  dashboard_url: '',
-};
+const CFG: NotifyConfig = NOTIFY_TEST_CONFIG;
 
 const notifiers: Notifier[] = [];
 const dirs: string[] = [];

@@ -1,29 +1,13 @@
 // Notifier: which events reach a channel and why the others do not (reasons, their order, counters, errors).
 import { describe, expect, it } from 'vitest';
 import type { NotifyConfig } from '../../src/config/config.js';
+import { NOTIFY_TEST_CONFIG } from '../helpers/notify-config.js';
 import { Notifier, type NotifierOptions } from '../../src/notify/notifier.js';
 import { inQuietWindow, parseQuietHours } from '../../src/notify/quiet-hours.js';
 import { formatDuration, notificationFor } from '../../src/notify/text.js';
 import type { Notification, NotifyChannel, NotifyEvent } from '../../src/notify/types.js';
 
-const BASE: NotifyConfig = {
-  states: ['WAITING_APPROVAL', 'FAILED', 'STALLED', 'DONE'],
-  desktop: false,
-  terminal_bell: false,
-  webhook_url: '',
-  webhook_format: 'json',
-  min_interval_s: 10,
-  dedupe_s: 5,
-  done_min_turn_s: 3,
-  quiet_hours: '',
-  group_s: 0,
-  retries: 0,
-  retry_base_s: 1,
-  webhook_timeout_s: 30,
-  command: '',
-  command_states: [],
-  dashboard_url: '',
-};
+const BASE: NotifyConfig = NOTIFY_TEST_CONFIG;
 
 function ev(over: Partial<NotifyEvent> = {}): NotifyEvent {
   return {
