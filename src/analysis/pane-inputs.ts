@@ -14,6 +14,9 @@ import { openAnchor, UNSEEN_RULE } from './turn-anchor.js';
 import { PaneFacts } from './pane-facts.js';
 import { READS_TERMINAL_RULE, restingPrompt } from './terminal-read.js';
 
+/** The rule suffix of a REPL's own prompt (profiles/shell.ts). */
+const REPL_PROMPT_RULE = '.repl_prompt';
+
 /** What a source saw of the foreground process besides its name (src/attach/foreground.ts). */
 export interface ForegroundFacts {
   /** The names it goes by besides its title (its executable's, its script's, its package's). */
@@ -96,8 +99,10 @@ export abstract class PaneInputs extends PaneFacts {
     const out: Signal[] = [];
     const names = facts.names ?? [];
     // The shell gave the terminal to a job: the person's command started (a tmux pane's only sign of its Enter).
-    // Anchored like Enter, so the prompt still on screen at this instant cannot end the turn.
-    if (jobStarted(this.cfg, this.prog.processName, name, names) && this.phase() !== 'running') {
+    // Anchored like Enter, so the prompt still on screen at this instant cannot end the turn. Not a job already
+    // waiting at a REPL's prompt (`python3` whose `>>>` was read before the process table said so): a session
+    // that has started, whose start the screen has already told.
+    if (jobStarted(this.cfg, this.prog.processName, name, names) && this.phase() !== 'running' && !this.atReplPrompt(t)) {
       const age = this.anchorAge(t);
       if (age === null || age > this.cfg.thresholds.anchor_evidence_window_s) this.armJobAnchor(t);
       this.emit(out, t, 'run', 1, 'job.started', name);
@@ -193,6 +198,11 @@ export abstract class PaneInputs extends PaneFacts {
     if (this.anchor && !this.anchor.evidence && t - this.anchor.t > th.anchor_evidence_window_s) this.anchor = null;
     if (this.timeMatters(t)) out.push(...this.evaluate(t));
     return out;
+  }
+
+  /** The pane rests at a REPL's prompt (the shell profile's `repl_prompt`: `>>>`, `irb>`, `>` of node). */
+  private atReplPrompt(t: number): boolean {
+    return this.phase() === 'rest' && this.snap !== null && this.reclassify(t).rule.endsWith(REPL_PROMPT_RULE);
   }
 
   /** Where keys are not seen, a line-oriented program back at a prompt below a command that ran unseen: a turn,
