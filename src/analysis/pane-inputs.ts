@@ -119,6 +119,9 @@ export abstract class PaneInputs extends PaneFacts {
    * the exit code; unless it is the program `run` started as one thing to do (`bash repl.sh`). */
   private readsTerminal(t: number, out: Signal[]): void {
     if (!this.terminalRead || this.phase() !== 'running' || !this.snap) return;
+    // The person is typing their next line at it (keys seen, not submitted yet): their Enter starts the next turn;
+    // an end said now would be a race with their typing (which of the two the read was seen after).
+    if (this.keysSeen && this.typed.current !== '') return;
     // An agent with a profile is read by it and by its hooks, which know its turns (a read between its answer and
     // its Stop hook is no end of its own).
     if (this.prog.program !== 'shell' && this.prog.program !== 'generic') return;

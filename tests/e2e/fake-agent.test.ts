@@ -63,7 +63,11 @@ describe('the fake agent read by the generic heuristic', () => {
     await w.waitOutput('the first prompt', (o) => o.includes('> '));
     await w.typeLine('clean the build dir');
     const running = await w.transition('RUNNING', is('RUNNING'));
-    const waiting = await w.transition('WAITING_APPROVAL', (e) => e.state !== 'RUNNING', running);
+    // The program reading the terminal at its first prompt may be seen before the line is typed (DONE at rest,
+    // run.reads_terminal on the bare prompt) or after (no end: the person's Enter began the turn): either way,
+    // nothing else comes before the question.
+    const atFirstPrompt = (e: LogLine) => e.state === 'DONE' && e.rule === 'run.reads_terminal' && (e.line ?? '').trim() === '>';
+    const waiting = await w.transition('WAITING_APPROVAL', (e) => e.state !== 'RUNNING' && !atFirstPrompt(e), running);
     expect(w.transitions()[waiting]!.state, w.diag()).toBe('WAITING_APPROVAL');
     expect(w.transitions()[waiting]!.line).toContain('Allow command `rm -rf build`? [y/n]');
     await w.typeLine('y');
