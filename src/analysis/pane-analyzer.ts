@@ -38,7 +38,7 @@ export class PaneAnalyzer extends PaneInputs {
     v.tier = tier;
     v.th = this.cfg.thresholds;
     v.out = out;
-    v.step = '';
+    v.stepRule = '';
     v.tier1Silence = this.tier1.silent(t) && !(this.phase() === 'waiting' && this.question.movedOn(cls));
     v.jobGated = tier === 3 && this.jobGateBlocks();
 
@@ -51,21 +51,31 @@ export class PaneAnalyzer extends PaneInputs {
     if ((cls.rule === 'generic.interrupt_hint' || cls.rule === 'generic.title_spinner') && (this.phase() !== 'rest' || this.anchor !== null)) this.tui.hinted = true;
 
     // The turn's rules (turn-rules.ts), table by table as the turn's phase moves: at rest, asking, under way.
-    // The step names the phase the rule acted in, the rule and, while the turn is armed, the evidence of its work.
-    const noteStep = (name: string): void => {
-      const phase = this.turnPhase();
-      const evidence = phase === 'armed' ? this.anchor?.evidence : null;
-      v.step = evidence ? `${phase}/${name} (${evidence})` : `${phase}/${name}`;
-    };
-    if (this.phase() === 'rest' && walk(REST_RULES, v, noteStep) === 'stop') return out;
-    if (this.phase() === 'waiting' && walk(ASK_RULES, v, noteStep) === 'stop') return out;
-    walk(WORK_RULES, v, noteStep);
+    if (this.phase() === 'rest' && walk(REST_RULES, v, this.noteStep) === 'stop') return out;
+    if (this.phase() === 'waiting' && walk(ASK_RULES, v, this.noteStep) === 'stop') return out;
+    walk(WORK_RULES, v, this.noteStep);
     return out;
+  }
+
+  /** The rule that acts, and the phase it acts in (kept as they are: most evaluations speak no signal, so the step's
+   * words are made only for one that does, stepText). */
+  private readonly noteStep = (name: string): void => {
+    const v = this.view;
+    v.stepRule = name;
+    v.stepPhase = this.turnPhase();
+    v.stepEvidence = v.stepPhase === 'armed' ? (this.anchor?.evidence ?? null) : null;
+  };
+
+  /** The phase the rule acted in, the rule and, while the turn is armed, the evidence of its work. */
+  private stepText(): string {
+    const v = this.view;
+    const step = `${v.stepPhase}/${v.stepRule}`;
+    return v.stepEvidence ? `${step} (${v.stepEvidence})` : step;
   }
 
   /** One evaluation's view for the turn's rules and gates; refilled by evaluate() (a pane evaluates on every change
    * and every tick: no allocation per call). */
-  private readonly view: TurnView & GateView & { t: number; cls: Classification; tier: Tier; th: Thresholds; out: Signal[]; step: string; tier1Silence: boolean; jobGated: boolean } = this.makeView();
+  private readonly view: TurnView & GateView & { t: number; cls: Classification; tier: Tier; th: Thresholds; out: Signal[]; stepRule: string; stepPhase: TurnPhase; stepEvidence: string | null; tier1Silence: boolean; jobGated: boolean } = this.makeView();
 
   private makeView(): PaneAnalyzer['view'] {
     const a = this;
@@ -75,7 +85,9 @@ export class PaneAnalyzer extends PaneInputs {
       tier: 3,
       th: null as unknown as Thresholds,
       out: [],
-      step: '',
+      stepRule: '',
+      stepPhase: 'over',
+      stepEvidence: null,
       tier1Silence: false,
       jobGated: false,
       get debounceS() {
@@ -107,10 +119,10 @@ export class PaneAnalyzer extends PaneInputs {
       speak: (type, rule, line, tierOverride) => {
         const tr = tierOverride ?? v.tier;
         const blocked = gateFor(v, type, tr, rule);
-        if (blocked) return a.suppress(v.t, type, tr, rule, blocked, v.step);
+        if (blocked) return a.suppress(v.t, type, tr, rule, blocked, a.stepText());
         const before = v.out.length;
         a.emit(v.out, v.t, type, tr, rule, line);
-        if (v.out.length > before) v.out[v.out.length - 1]!.step = v.step;
+        if (v.out.length > before) v.out[v.out.length - 1]!.step = a.stepText();
       },
       workSeen: () => {
         a.doneWindow.reset();
