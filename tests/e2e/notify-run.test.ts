@@ -1,7 +1,7 @@
 // Notifications from `termsupervisor run` panes (issue 28), through a recording notify-send on the daemon's PATH:
 // the person's own Ctrl-C (exit 130 after the ^C they typed) pings nobody, while a command that fails by itself
 // is an urgent notification naming the command, its exit code and how long it ran.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +9,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/build.js';
 import { daemonDirs, DaemonProcess, runCli, until } from './daemon-harness.js';
 import { BIN } from './harness.js';
+import { calls, notifyLines, recordingNotifySend } from './notify-harness.js';
 import type { NotifyHealthView } from '../../src/web/api-types.js';
 import { Wrapped } from './harness.js';
 
@@ -18,20 +19,8 @@ afterEach(async () => {
 });
 beforeAll(() => ensureBuilt(), 120_000);
 
-function recordingNotifySend(bin: string, log: string): void {
-  mkdirSync(bin, { recursive: true });
-  writeFileSync(join(bin, 'notify-send'), `#!/bin/sh\n[ "$1" = "--help" ] && exit 0\nprintf '%s\\0' "$@" >> '${log}'; printf '\\036' >> '${log}'\n`);
-  chmodSync(join(bin, 'notify-send'), 0o755);
-}
-
-function calls(log: string): string[][] {
-  return existsSync(log) ? readFileSync(log, 'utf8').split('\x1e').filter(Boolean).map((c) => c.split('\0').slice(0, -1)) : [];
-}
-
 function reasons(dir: string): string[] {
-  const f = join(dir, 'state', 'termsupervisor', 'daemon.log');
-  if (!existsSync(f)) return [];
-  return readFileSync(f, 'utf8').split('\n').filter((l) => l.includes('"kind":"notify"') && l.includes('"reason"')).map((l) => JSON.parse(l) as { state: string; reason: string }).map((l) => `${l.state} ${l.reason}`);
+  return notifyLines(dir).map((l) => `${l.state} ${l.reason}`);
 }
 
 describe('notifications from run panes', () => {

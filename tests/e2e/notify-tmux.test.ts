@@ -5,7 +5,7 @@
 //   3  the person's own Ctrl-C pings nobody;  4  a REPL that takes 4 s to start pings nobody;
 //   5  the same question after a daemon restart is not notified again; once answered it is withdrawn;
 //   7  the notify-send arguments (icon, category, print-id, replace-id, jump button) and the JSON link.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { BASH, playback, pythonMissing, TestTmux, tmuxMissing } from '../helpers
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { daemonDirs, DaemonProcess, until } from './daemon-harness.js';
+import { calls, notifyLines, recordingNotifySend } from './notify-harness.js';
 
 const missing = tmuxMissing();
 if (missing) console.warn(`notification tmux tests SKIPPED: ${missing}`);
@@ -26,37 +27,12 @@ afterEach(async () => {
 });
 beforeAll(() => ensureBuilt(), 120_000);
 
-/** A notify-send that records its argv (NUL between arguments, RS between calls), knows --print-id and --action,
- * and prints an id the way libnotify's does. */
-function recordingNotifySend(bin: string, log: string): void {
-  mkdirSync(bin, { recursive: true });
-  writeFileSync(join(bin, 'notify-send'), `#!/bin/sh\nif [ "$1" = "--help" ]; then echo "--print-id --replace-id --action"; exit 0; fi\nprintf '%s\\0' "$@" >> '${log}'; printf '\\036' >> '${log}'\ncase "$*" in *--print-id*) echo 7$(tr -cd '\\036' < '${log}' | wc -c);; esac\ncase "$*" in *--action=*) sleep 60;; esac\n`);
-  chmodSync(join(bin, 'notify-send'), 0o755);
-}
-
-function calls(log: string): string[][] {
-  return existsSync(log) ? readFileSync(log, 'utf8').split('\x1e').filter(Boolean).map((c) => c.split('\0').slice(0, -1)) : [];
-}
-
-interface NotifyLine {
-  state: string;
-  reason: string;
-  rule?: string;
-  held?: boolean;
-}
-
-function notifyLines(dir: string): NotifyLine[] {
-  const f = join(dir, 'state', 'termsupervisor', 'daemon.log');
-  if (!existsSync(f)) return [];
-  return readFileSync(f, 'utf8').split('\n').filter((l) => l.includes('"kind":"notify"') && l.includes('"reason"')).map((l) => JSON.parse(l) as NotifyLine);
-}
-
 describe.skipIf(missing !== null || noPython)('notifications from real tmux panes', () => {
   it('holds a question for the rate limit, says nothing for an own Ctrl-C or a REPL start, one notification per question across a restart', async () => {
     const d = daemonDirs();
     cleanups.push(() => d.cleanup());
     const nsLog = join(d.dir, 'notify-send.log');
-    recordingNotifySend(join(d.dir, 'bin'), nsLog);
+    recordingNotifySend(join(d.dir, 'bin'), nsLog, true);
     const env = { ...d.env, PATH: `${join(d.dir, 'bin')}:${d.env['PATH']}` };
     const posts: Array<Record<string, unknown>> = [];
     const server: Server = createServer((req, res) => {
@@ -133,7 +109,7 @@ describe.skipIf(missing !== null || noPython)('notifications from real tmux pane
     const d = daemonDirs();
     cleanups.push(() => d.cleanup());
     const nsLog = join(d.dir, 'notify-send.log');
-    recordingNotifySend(join(d.dir, 'bin'), nsLog);
+    recordingNotifySend(join(d.dir, 'bin'), nsLog, true);
     const env = { ...d.env, PATH: `${join(d.dir, 'bin')}:${d.env['PATH']}` };
     const cfgDir = join(d.dir, 'config', 'termsupervisor');
     mkdirSync(cfgDir, { recursive: true });
@@ -162,7 +138,7 @@ describe.skipIf(missing !== null || noPython)('notifications from real tmux pane
     const d = daemonDirs();
     cleanups.push(() => d.cleanup());
     const nsLog = join(d.dir, 'notify-send.log');
-    recordingNotifySend(join(d.dir, 'bin'), nsLog);
+    recordingNotifySend(join(d.dir, 'bin'), nsLog, true);
     const env = { ...d.env, PATH: `${join(d.dir, 'bin')}:${d.env['PATH']}` };
     const cfgDir = join(d.dir, 'config', 'termsupervisor');
     mkdirSync(cfgDir, { recursive: true });
@@ -192,7 +168,7 @@ describe.skipIf(missing !== null || noPython)('notifications from real tmux pane
     const d = daemonDirs();
     cleanups.push(() => d.cleanup());
     const nsLog = join(d.dir, 'notify-send.log');
-    recordingNotifySend(join(d.dir, 'bin'), nsLog);
+    recordingNotifySend(join(d.dir, 'bin'), nsLog, true);
     const env = { ...d.env, PATH: `${join(d.dir, 'bin')}:${d.env['PATH']}` };
     const cfgDir = join(d.dir, 'config', 'termsupervisor');
     mkdirSync(cfgDir, { recursive: true });
