@@ -9,13 +9,19 @@ import type { Classification } from './types.js';
 /** The rule of the rest this tells (Tier 1: the process's own state). */
 export const READS_TERMINAL_RULE = 'run.reads_terminal';
 
+/** The one working verdict that is no sign on screen: a shell's bookkeeping (bracketed paste off since a line was
+ * accepted), which a script's plain `read -p` prompt shows too. */
+const COMMAND_RUNNING_RULE = '.command_running';
+
 /**
  * The prompt row the program reads at, or null when its read is no rest: no text before the cursor on its row
- * (`cat` waiting on a blank line is fed, not asked), a full-screen program (its own keys, its own screen), or a
- * question on screen.
+ * (`cat` waiting on a blank line is fed, not asked), a full-screen program (its own keys, its own screen), a
+ * question on screen, or a screen still showing the work (its spinner, its interrupt hint: the read was seen
+ * before the bytes the program wrote ahead of it, its question or its prompt, reached the screen).
  */
 export function restingPrompt(snap: ScreenSnapshot, cls: Classification): string | null {
   if (snap.altScreen || cls.verdict === 'waiting') return null;
+  if (cls.verdict === 'working' && !cls.rule.endsWith(COMMAND_RUNNING_RULE)) return null;
   const row = snap.lines[snap.cursorY] ?? '';
   if (!row.slice(0, snap.cursorX).trim()) return null;
   return row.trim();

@@ -50,6 +50,29 @@ describe('a program reading the terminal at a prompt', () => {
     expect(d.transitions[1]).toMatchObject({ rule: 'run.reads_terminal' });
   });
 
+  it('the read seen while the screen still shows the work (its question not drawn yet) is no end: the question is', async () => {
+    // The program cleared its spinner, asked and blocked reading; the source saw the read before those bytes
+    // reached the screen, whose cursor still sits at the end of the spinner's row.
+    const d = driver({ command: 'python3 agent.py', agent: 'generic' });
+    await command(d, 0.01, { phase: 'executed' });
+    await d.process(0.02, 'python3');
+    await d.out(0.1, '> ');
+    await d.process(0.2, 'python3', { reading: true });
+    const enter = await d.type(1, 'clean the build dir');
+    await d.input(enter, '\r');
+    await d.out(enter + 0.01, '\r\n');
+    await d.process(enter + 0.05, 'python3', { reading: false });
+    await d.out(enter + 0.1, '● Task: clean the build dir\r\n');
+    await d.out(enter + 0.2, '\r\x1b[K⠋ Working… (0s · esc to interrupt)');
+    await d.out(enter + 0.3, '\r\x1b[K⠙ Working… (0s · esc to interrupt)');
+    await d.process(enter + 0.6, 'python3', { reading: true });
+    await d.until(enter + 0.7);
+    expect(d.states, d.describe()).toEqual(['RUNNING', 'DONE', 'RUNNING']);
+    await d.out(enter + 0.75, '\r\x1b[KAllow command `rm -rf build`? [y/n] ');
+    await d.until(enter + 3);
+    expect(d.states, d.describe()).toEqual(['RUNNING', 'DONE', 'RUNNING', 'WAITING_APPROVAL']);
+  });
+
   it('a question at the cursor is no rest: WAITING_APPROVAL, as before', async () => {
     const d = driver({ command: 'python3 setup.py' });
     await command(d, 0, { phase: 'executed' });
