@@ -18,12 +18,13 @@ describe('top gives the terminal back', () => {
     const mod = join(ROOT, 'dist', 'cli', 'top', 'terminal.js');
     const script = `import(${JSON.stringify(mod)}).then((m) => { m.holdTerminal(process.stdin, process.stdout); process.stdout.write('HELD'); setTimeout(() => { throw new Error('boom in top'); }, 100); })`;
     // bash runs the script, then reports the terminal's modes (the script's text has no $ or backquote to expand)
-    const term = pty.spawn('bash', ['--norc', '--noprofile', '-c', `node -e ${JSON.stringify(script)}; echo "exit:$?"; stty -a`], { cols: 80, rows: 24, cwd: ROOT, env: { ...process.env, TERM: 'xterm-256color' } as Record<string, string> });
+    const term = pty.spawn('bash', ['--norc', '--noprofile', '-c', `node -e ${JSON.stringify(script)}; echo "exit:$?"; stty -a; echo MODES-END`], { cols: 80, rows: 24, cwd: ROOT, env: { ...process.env, TERM: 'xterm-256color' } as Record<string, string> });
     let out = '';
     term.onData((d) => (out += d));
     let exited = false;
     term.onExit(() => (exited = true));
-    await waitFor('the script to end', () => exited, () => out);
+    // The pty may report the exit before its last output is read: wait for the end of stty's report too.
+    await waitFor('the script to end and stty to report', () => exited && out.includes('MODES-END'), () => out);
     const held = out.indexOf('HELD');
     const leave = out.indexOf('\x1b[?1049l');
     const error = out.indexOf('boom in top');
@@ -34,7 +35,7 @@ describe('top gives the terminal back', () => {
     expect(error).toBeGreaterThan(leave);
     expect(out).toMatch(/exit:1\r?\n/);
     // after the crash the terminal is cooked again: canonical mode and echo
-    const modes = out.slice(out.indexOf('exit:1')).split(/[\s;]+/);
+    const modes = out.slice(out.indexOf('exit:1'), out.indexOf('MODES-END')).split(/[\s;]+/);
     expect(modes).toContain('icanon');
     expect(modes).toContain('echo');
     expect(modes).not.toContain('-icanon');
