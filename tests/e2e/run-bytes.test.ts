@@ -5,10 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pty from 'node-pty';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/build.js';
 import { BIN, ROOT, scratch, testEnv, waitFor } from './harness.js';
+import { HeldPty } from './held-pty.js';
 
 /** The invalid-UTF-8 blob's size: big enough that the wrapper reads it in many pieces, cutting sequences. */
 const BLOB_BYTES = 1 << 20;
@@ -25,18 +25,13 @@ afterEach(() => {
 async function terminalBytes(argv: string[], typed?: { ready: string; bytes: Buffer }): Promise<{ out: Buffer; code: number }> {
   const s = scratch();
   cleanups.push(s.cleanup);
-  const chunks: Buffer[] = [];
-  const term = pty.spawn(process.execPath, [BIN, 'run', '--log', s.log, '--no-daemon', '--', ...argv], { name: 'xterm-256color', cols: 100, rows: 30, cwd: ROOT, env: testEnv(s.dir), encoding: null });
-  cleanups.push(() => term.kill('SIGKILL'));
-  term.onData((d) => chunks.push(Buffer.isBuffer(d) ? d : Buffer.from(d as unknown as string, 'utf8')));
-  let exit: number | null = null;
-  term.onExit((e) => (exit = e.exitCode));
+  const term = new HeldPty(process.execPath, [BIN, 'run', '--log', s.log, '--no-daemon', '--', ...argv], { cols: 100, rows: 30, cwd: ROOT, env: testEnv(s.dir) });
+  cleanups.push(() => term.kill());
   if (typed) {
-    await waitFor('the program ready for input', () => Buffer.concat(chunks).includes(typed.ready), () => Buffer.concat(chunks).toString('latin1'));
-    term.write(typed.bytes);
+    await waitFor('the program ready for input', () => term.bytes.includes(typed.ready), () => term.bytes.toString('latin1'));
+    term.term.write(typed.bytes);
   }
-  await waitFor('the wrapper to exit', () => exit !== null, () => `received ${Buffer.concat(chunks).length} bytes`, 60_000);
-  return { out: Buffer.concat(chunks), code: exit! };
+  return term.ended();
 }
 
 describe('run: byte-transparent pass-through', () => {

@@ -1,11 +1,11 @@
 // `run` says once on stderr, before its program starts, whether a daemon watches the pane (which) or it runs
 // unwatched and how to start one; --quiet silences it. In a PTY, as a person runs it: the line comes before the
 // program's first byte (a full-screen program's screen is never written into).
-import * as pty from 'node-pty';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/build.js';
-import { BIN, ROOT, waitFor } from './harness.js';
+import { BIN, ROOT } from './harness.js';
+import { HeldPty } from './held-pty.js';
 import { daemonDirs, DaemonProcess, type DaemonDirs } from './daemon-harness.js';
 
 const cleanups: Array<() => unknown> = [];
@@ -22,14 +22,9 @@ function dirs(): DaemonDirs {
 
 /** `run ARGS -- printf FIRST-OUTPUT` in a PTY; everything the terminal showed, once it exited. */
 async function runInPty(d: DaemonDirs, args: string[], env: Record<string, string> = d.env): Promise<string> {
-  const p = pty.spawn(process.execPath, [BIN, 'run', '--log', join(d.dir, 'events.jsonl'), ...args, '--', 'printf', 'FIRST-OUTPUT\\n'], { name: 'xterm-256color', cols: 200, rows: 24, cwd: ROOT, env });
-  let out = '';
-  let done = false;
-  p.onData((s) => (out += s));
-  p.onExit(() => (done = true));
-  cleanups.push(() => void (done || p.kill()));
-  await waitFor('the wrapper to exit', () => done, () => out);
-  return out;
+  const p = new HeldPty(process.execPath, [BIN, 'run', '--log', join(d.dir, 'events.jsonl'), ...args, '--', 'printf', 'FIRST-OUTPUT\\n'], { cols: 200, rows: 24, cwd: ROOT, env });
+  cleanups.push(() => p.kill());
+  return (await p.ended()).out.toString('utf8');
 }
 
 describe('run: the notice before the program', () => {

@@ -3,12 +3,12 @@
 // before node prints the error, and the shell's `stty` afterwards finds the line discipline cooked again (icanon,
 // echo) — a terminal left raw would show -icanon -echo. And top takes no screen it cannot use: a piped output is
 // refused, and a missing daemon is said on the normal screen.
-import pty from 'node-pty';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assertBuilt, BIN, ROOT, testEnv, waitFor } from './harness.js';
+import { assertBuilt, BIN, ROOT, testEnv } from './harness.js';
+import { HeldPty } from './held-pty.js';
 import { runCli } from './daemon-harness.js';
 
 assertBuilt();
@@ -18,13 +18,8 @@ describe('top gives the terminal back', () => {
     const mod = join(ROOT, 'dist', 'cli', 'top', 'terminal.js');
     const script = `import(${JSON.stringify(mod)}).then((m) => { m.holdTerminal(process.stdin, process.stdout); process.stdout.write('HELD'); setTimeout(() => { throw new Error('boom in top'); }, 100); })`;
     // bash runs the script, then reports the terminal's modes (the script's text has no $ or backquote to expand)
-    const term = pty.spawn('bash', ['--norc', '--noprofile', '-c', `node -e ${JSON.stringify(script)}; echo "exit:$?"; stty -a; echo MODES-END`], { cols: 80, rows: 24, cwd: ROOT, env: { ...process.env, TERM: 'xterm-256color' } as Record<string, string> });
-    let out = '';
-    term.onData((d) => (out += d));
-    let exited = false;
-    term.onExit(() => (exited = true));
-    // The pty may report the exit before its last output is read: wait for the end of stty's report too.
-    await waitFor('the script to end and stty to report', () => exited && out.includes('MODES-END'), () => out);
+    const term = new HeldPty('bash', ['--norc', '--noprofile', '-c', `node -e ${JSON.stringify(script)}; echo "exit:$?"; stty -a`], { cols: 80, rows: 24, cwd: ROOT, env: { ...process.env, TERM: 'xterm-256color' } as Record<string, string> });
+    const out = (await term.ended()).out.toString('utf8');
     const held = out.indexOf('HELD');
     const leave = out.indexOf('\x1b[?1049l');
     const error = out.indexOf('boom in top');
@@ -35,7 +30,7 @@ describe('top gives the terminal back', () => {
     expect(error).toBeGreaterThan(leave);
     expect(out).toMatch(/exit:1\r?\n/);
     // after the crash the terminal is cooked again: canonical mode and echo
-    const modes = out.slice(out.indexOf('exit:1'), out.indexOf('MODES-END')).split(/[\s;]+/);
+    const modes = out.slice(out.indexOf('exit:1')).split(/[\s;]+/);
     expect(modes).toContain('icanon');
     expect(modes).toContain('echo');
     expect(modes).not.toContain('-icanon');
@@ -50,10 +45,9 @@ describe('top gives the terminal back', () => {
       expect(piped.code).toBe(2);
       expect(piped.stderr).toMatch(/^termsupervisor: top needs a terminal: its output is not one/);
       // in a terminal, with no daemon running: exit 1, the reason, and the screen never switched
-      const term = pty.spawn(process.execPath, [BIN, 'top'], { cols: 80, rows: 24, cwd: ROOT, env });
-      let out = '';
-      term.onData((d) => (out += d));
-      const exit = await new Promise<number>((resolve) => term.onExit((e) => resolve(e.exitCode)));
+      const end = await new HeldPty(process.execPath, [BIN, 'top'], { cols: 80, rows: 24, cwd: ROOT, env }).ended();
+      const out = end.out.toString('utf8');
+      const exit = end.code;
       expect(exit).toBe(1);
       expect(out).toMatch(/no running daemon found/);
       expect(out).not.toContain('\x1b[?1049h');
