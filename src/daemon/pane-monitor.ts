@@ -10,7 +10,6 @@ import { PaneChangeQueue } from '../queue/pane-change-queue.js';
 import { PaneAnalyzer } from '../analysis/pane-analyzer.js';
 import { forcedProgram } from '../analysis/profiles/index.js';
 import type { Signal } from '../analysis/types.js';
-import type { MarkRefusal } from '../analysis/mark-gate.js';
 import { signalEvent, type Transition } from '../state/pane-machine.js';
 import { RealClock, type Clock } from '../state/clock.js';
 import { redactCommand } from './redact.js';
@@ -24,6 +23,7 @@ import { ScreenRevision } from './screen-revision.js';
 import { CoalesceTimer } from './coalesce-timer.js';
 import { TransitionFlood, type FloodState } from './transition-flood.js';
 import { ReadPace } from './read-pace.js';
+import { PaneListeners, type IgnoredMarkListener, type SignalListener, type TransitionListener } from './pane-listeners.js';
 
 /** Keys that submit, interrupt or answer (Enter, Esc, Ctrl-C, Ctrl-D, Tab): a turn may start or end with them. */
 const CONTROL_KEYS = /[\r\n\x1b\x03\x04\t]/;
@@ -49,30 +49,17 @@ export interface PaneMonitorOptions {
 /** What waits in the terminal's write queue: a source event, or an agent's hook delivered out of band. */
 type QueuedEvent = PaneEvent | { kind: 'hook'; t: number; signal: Extract<InBandSignal, { kind: 'hook' }>; line: string };
 
-export type TransitionListener = (tr: Transition) => void;
-export type SignalListener = (sig: Signal) => void;
-/** A mark ignored as forged or out of order (src/analysis/mark-gate.ts), with the cursor row it came on. */
-export interface IgnoredMark {
-  t: number;
-  signal: InBandSignal;
-  line: string;
-  reason: MarkRefusal;
-}
-export type IgnoredMarkListener = (m: IgnoredMark) => void;
+export type { TransitionListener, SignalListener, IgnoredMark, IgnoredMarkListener } from './pane-listeners.js';
 
 export class PaneMonitor {
   readonly screen: PaneScreen;
   readonly queue: PaneChangeQueue;
   readonly analyzer: PaneAnalyzer;
-  readonly transitions: Transition[] = [];
   /** Exceptions caught in this pane's pipeline: the pane goes on with its next event (see pane-fault.ts). */
   readonly faults: FaultTracker;
   private readonly machine: PaneStateHost;
   private readonly clock: Clock;
-  private readonly transitionListeners: TransitionListener[] = [];
-  private readonly signalListeners: SignalListener[] = [];
-  private readonly changeListeners: Array<() => void> = [];
-  private readonly ignoredListeners: IgnoredMarkListener[] = [];
+  private readonly listeners: PaneListeners;
   /** Events queued in the terminal, oldest first: the head is the chunk being parsed. */
   private readonly inFlight = new Fifo<QueuedEvent>();
   private readonly backlog = new WriteBacklog(() => this.inFlight.size);
@@ -98,6 +85,7 @@ export class PaneMonitor {
     this.queue = new PaneChangeQueue(th);
     this.analyzer = new PaneAnalyzer({ cfg: opts.cfg, forced: forcedProgram(opts.agent), command: opts.command, markNonce: opts.markNonce ?? null });
     this.faults = new FaultTracker(() => this.nowS(), () => this.analyzer.currentProgram.program);
+    this.listeners = new PaneListeners(this.faults);
     this.flood = new TransitionFlood(opts.clock, (tr) => this.publish(tr), () => this.changed());
     this.machine = new PaneStateHost({ clock: opts.clock, longRunningS: th.long_running_s, waitingFallbackIdleS: th.waiting_fallback_idle_s, faults: this.faults, onTransition: (tr) => this.recordTransition(tr) });
     this.screen.onSignal((signal, line) => {
@@ -111,7 +99,7 @@ export class PaneMonitor {
         // A forged, out-of-order or inert mark is ignored whole: it does not even hasten the next screen read.
         const verdict = this.analyzer.admit(ts);
         if (verdict) {
-          if (verdict !== 'inert') for (const l of this.ignoredListeners) l({ ...ts, reason: verdict });
+          if (verdict !== 'inert') this.listeners.markIgnored({ ...ts, reason: verdict });
         } else {
           if (signal.kind !== 'title' || this.titleKind.changed(signal.title)) this.queue.noteEvent(t);
           this.apply(this.analyzer.signal(ts));
@@ -147,11 +135,11 @@ export class PaneMonitor {
   }
 
   onTransition(l: TransitionListener): void {
-    this.transitionListeners.push(l);
+    this.listeners.transition.push(l);
   }
 
   onSignal(l: SignalListener): void {
-    this.signalListeners.push(l);
+    this.listeners.signal.push(l);
   }
 
   /** An exception was caught in this pane's pipeline (logged, counted, shown by whoever listens). */
@@ -161,12 +149,17 @@ export class PaneMonitor {
 
   /** Each mark ignored as forged or out of order. */
   onIgnoredMark(l: IgnoredMarkListener): void {
-    this.ignoredListeners.push(l);
+    this.listeners.ignored.push(l);
   }
 
   /** After each coalesced screen read (the daemon pushes the live edge from here, not per write). */
   onScreenChange(l: () => void): void {
-    this.changeListeners.push(l);
+    this.listeners.change.push(l);
+  }
+
+  /** The pane's latest published transitions, oldest first. */
+  get transitions(): Transition[] {
+    return this.listeners.transitions;
   }
 
   get state() {
@@ -382,20 +375,14 @@ export class PaneMonitor {
   }
 
   private changed(): void {
-    for (const l of this.changeListeners) l();
+    this.listeners.screenRead();
   }
 
   private apply(signals: Signal[]): void {
     const f = this.faults;
     for (const s of signals) {
       f.stage = 'state';
-      for (const l of this.signalListeners) {
-        try {
-          l(s);
-        } catch (e) {
-          f.report(e);
-        }
-      }
+      this.listeners.heardSignal(s);
       this.machine.send(signalEvent(s));
       this.analyzer.setState(this.state.state);
       f.stage = 'analysis';
@@ -410,15 +397,6 @@ export class PaneMonitor {
 
   /** A transition that leaves the pane (all of them, but for a flood's: transition-flood.ts). */
   private publish(tr: Transition): void {
-    this.transitions.push(tr);
-    if (this.transitions.length > 512) this.transitions.splice(0, this.transitions.length - 512);
-    // Delivered inside the machine's action: a listener that throws must not stop the machine.
-    for (const l of this.transitionListeners) {
-      try {
-        l(tr);
-      } catch (e) {
-        this.faults.report(e, 'state');
-      }
-    }
+    this.listeners.published(tr);
   }
 }
