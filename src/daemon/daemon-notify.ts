@@ -1,6 +1,8 @@
 // The daemon's notification wiring: the channels notify.* asks for, the Notifier with its persisted question
-// ledger (notify.sqlite beside the history), the facts panes lend their notifications, and what the daemon tells
-// about it all (GET /api/notify, /api/stats, the log). Kept out of daemon.ts so each stays one job.
+// ledger (notify.sqlite beside the history) and its urgent notices kept until delivered (the history database's
+// notify_pending: what a previous daemon left is resumed at start), the facts panes lend their notifications, and
+// what the daemon tells about it all (GET /api/notify, /api/stats, the log). Kept out of daemon.ts so each stays
+// one job.
 import type { Config } from '../config/config.js';
 import { AskedLedger, askedLedgerPath } from '../notify/asked-ledger.js';
 import { channelsFromConfig } from '../notify/channels.js';
@@ -23,6 +25,8 @@ export interface DaemonNotifyOptions {
   focus: (paneId: string) => void;
   /** Whether a task drives the pane (its turns' DONEs are the task's business). */
   driving: (paneId: string) => boolean;
+  /** A pane's state now, null when it is not attached. */
+  paneState: (paneId: string) => string | null;
 }
 
 export class DaemonNotify {
@@ -49,7 +53,14 @@ export class DaemonNotify {
       onError: (err, channel, note, final) => o.log.warn({ kind: 'notify', channel, pane: note.paneId, state: note.kind, final: final === true, err: describeError(err) }, final ? 'notification failed' : 'notification try failed (will retry)'),
       onLater: (ev, reason) => o.log.info({ kind: 'notify', pane: ev.paneId, state: ev.kind, sent: reason === 'sent', reason, held: true }, 'held notification'),
       link: (paneId) => (this.base ? `${this.base}/${paneId ? `#pane=${encodeURIComponent(paneId)}` : ''}` : undefined),
+      pending: o.store.notifyPending,
+      paneState: o.paneState,
+      onResume: (ev, outcome, now) =>
+        o.log.info({ kind: 'notify', pane: ev.paneId, name: ev.paneName, state: ev.kind, sent: outcome === 'resumed', reason: outcome, resumed: true, stateNow: now }, outcome === 'resumed' ? 'notification kept across a restart: delivered' : 'notification kept across a restart: dropped, no longer news'),
     });
+    const left = o.store.notifyPending.load(Date.now());
+    if (left.length) o.log.info({ kind: 'notify', event: 'resuming', count: left.length }, 'notifications kept from before the restart: waiting for their panes');
+    this.notifier.resume(left);
     const patterns = o.cfg.patterns as unknown as Record<string, { interrupted?: RegExp[]; footer_interrupted?: RegExp } | undefined>;
     this.facts = new NotifyFacts(
       () => o.cfg.thresholds.stall_after_s,
@@ -80,6 +91,11 @@ export class DaemonNotify {
   forget(paneId: string): void {
     this.notifier.forget(paneId);
     this.facts.forget(paneId);
+  }
+
+  /** The daemon begins to stop: panes closing now are not answered questions, and what is pending stays kept. */
+  stopping(): void {
+    this.notifier.stopping();
   }
 
   async close(): Promise<void> {

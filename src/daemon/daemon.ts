@@ -125,6 +125,10 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
     paneWrite: (id, bytes) => void links?.bell(id, bytes),
     focus: (id) => void registry.focus(id, 'api', 'notification').catch(() => {}),
     driving: (id) => tasks?.driving(id) ?? false,
+    paneState: (id) => {
+      const p = registry.pane(id);
+      return p?.alive ? p.state : null;
+    },
   });
   const registry = new PaneRegistry({
     cfg: o.cfg,
@@ -226,6 +230,7 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
     dashboardUrl: () => `${url}/auth?code=${auth.issueCode()}`,
     close() {
       closing ??= (async () => {
+        notify.stopping();
         clearInterval(pruneTimer);
         memory.stop();
         await tasks!.closeAll();

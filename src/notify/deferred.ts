@@ -8,6 +8,8 @@ export interface Held {
   /** Epoch ms from which it may go (the rate limit's end); quiet hours are checked when it is due. */
   dueAt: number;
   why: 'rate_limited' | 'quiet_hours';
+  /** The pending notice that keeps it across a restart (pending.ts). */
+  id?: string;
 }
 
 export class HeldBack {
@@ -17,6 +19,10 @@ export class HeldBack {
 
   hold(key: string, h: Held): void {
     this.held.set(key, h);
+  }
+
+  get(key: string): Held | undefined {
+    return this.held.get(key);
   }
 
   /** Gathers a DONE; the group is due `windowMs` after its first member. */
@@ -35,8 +41,10 @@ export class HeldBack {
   }
 
   /** The same event went out by itself: what was held for it is no longer owed. */
-  cancel(key: string): void {
+  cancel(key: string): Held | undefined {
+    const h = this.held.get(key);
     this.held.delete(key);
+    return h;
   }
 
   /** Put back one that is due but still may not go (quiet hours go on). */
@@ -52,9 +60,11 @@ export class HeldBack {
     return evs;
   }
 
-  drop(paneId: string): void {
-    for (const [k, h] of this.held) if (h.ev.paneId === paneId) this.held.delete(k);
+  drop(paneId: string): Held[] {
+    const out: Held[] = [];
+    for (const [k, h] of this.held) if (h.ev.paneId === paneId) (this.held.delete(k), out.push(h));
     if (this.group) this.group.evs = this.group.evs.filter((e) => e.paneId !== paneId);
+    return out;
   }
 
   get size(): number {

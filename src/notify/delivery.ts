@@ -48,10 +48,13 @@ export class Delivery {
     for (const ch of channels) this.health.set(ch.name, blank(ch.name));
   }
 
-  /** Sends to every channel; `matters` is asked before each retry (false: the pane was answered, give up). */
-  send(n: Notification, matters: () => boolean = () => true): void {
-    const tally: Tally = { left: this.channels.length, delivered: false, unconfirmed: false };
-    for (const ch of this.channels) this.attempt(ch, n, matters, 0, tally);
+  /** Sends to every channel (or only those named in `only`); `matters` is asked before each retry (false: the pane
+   * was answered, give up); `through` hears of each channel once it is through with it (delivered, sent without
+   * an answer, or given up), so what is kept for a restart can shrink to what is still owed. */
+  send(n: Notification, matters: () => boolean = () => true, only?: readonly string[], through?: (channel: string) => void): void {
+    const chans = only ? this.channels.filter((c) => only.includes(c.name)) : this.channels;
+    const tally: Tally = { left: chans.length, delivered: false, unconfirmed: false, through };
+    for (const ch of chans) this.attempt(ch, n, matters, 0, tally);
   }
 
   /** Every channel's health (GET /api/notify, doctor, the board). */
@@ -72,7 +75,9 @@ export class Delivery {
 
   /** A channel is through with a notification: once all are, it counts as sent (any delivered), unconfirmed, or
    * failed (none got it) — never "sent" for a notification nobody received. */
-  private finish(tally: Tally, how: 'delivered' | 'unconfirmed' | 'failed'): void {
+  private finish(tally: Tally, how: 'delivered' | 'unconfirmed' | 'failed', channel: string): void {
+    // Given up because the daemon stops is not through: the restarted daemon still owes it.
+    if (!(how === 'failed' && this.closed)) safely(() => tally.through?.(channel));
     if (how === 'delivered') tally.delivered = true;
     if (how === 'unconfirmed') tally.unconfirmed = true;
     if (--tally.left > 0) return;
@@ -93,7 +98,7 @@ export class Delivery {
         h.status = 'ok';
         h.lastOkAt = this.now();
         this.o.count(`notify.delivered.${ch.name}`);
-        this.finish(tally, 'delivered');
+        this.finish(tally, 'delivered', ch.name);
       })
       .catch((err: unknown) => this.failed(ch, n, matters, tried, err, tally))
       .finally(() => this.pending.delete(tracked));
@@ -111,11 +116,11 @@ export class Delivery {
     if (unconfirmed) {
       h.unconfirmed++;
       this.o.count(`notify.unconfirmed.${ch.name}`);
-      this.finish(tally, 'unconfirmed');
+      this.finish(tally, 'unconfirmed', ch.name);
     } else if (!again) {
       h.failed++;
       this.o.count(`notify.failed.${ch.name}`);
-      this.finish(tally, 'failed');
+      this.finish(tally, 'failed', ch.name);
     }
     safely(() => this.o.onError(err, ch.name, n, !again));
     if (!again) return;
@@ -125,7 +130,7 @@ export class Delivery {
     const t = setTimeout(() => {
       this.timers.delete(t);
       h.retrying--;
-      if (this.closed || (n.urgent && !matters())) return this.finish(tally, 'failed');
+      if (this.closed || (n.urgent && !matters())) return this.finish(tally, 'failed', ch.name);
       this.attempt(ch, n, matters, tried + 1, tally);
     }, wait);
     t.unref();
@@ -141,6 +146,7 @@ interface Tally {
   left: number;
   delivered: boolean;
   unconfirmed: boolean;
+  through?: (channel: string) => void;
 }
 
 function blank(name: string): ChannelHealth {

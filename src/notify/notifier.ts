@@ -16,15 +16,18 @@
 //   quiet_hours       inside notify.quiet_hours: a DONE is dropped; anything urgent is deferred to their end
 // A DONE that passes waits notify.group_s for others: panes finishing together make one notification.
 // Delivery (retries, channel health) is delivery.ts's; a channel's failure is reported and never thrown.
+// Anything urgent held back or not yet delivered is kept in a PendingStore (pending.ts) until it is through, so a
+// restarted daemon delivers it, if its pane still asks.
 import type { NotifyConfig } from '../config/config.js';
 import { AskedLedger } from './asked-ledger.js';
 import { HeldBack, type Held } from './deferred.js';
 import { Delivery, type ChannelHealth } from './delivery.js';
 import { notNews, RestMemory } from './not-news.js';
+import { PendingNotices, type ResumeDrop } from './pending.js';
 import { inQuietWindow, localMinuteOfDay, parseQuietHours, type QuietWindow } from './quiet-hours.js';
 import { groupNotification } from './group-text.js';
 import { clean, notificationFor } from './text.js';
-import type { Notification, NotifyChannel, NotifyEvent } from './types.js';
+import type { Notification, NotifyChannel, NotifyEvent, PendingNotice, PendingStore } from './types.js';
 
 export type SuppressReason = 'disabled' | 'short_turn' | 'own_interrupt' | 'startup' | 'reconnected' | 'not_news' | 'already_notified' | 'duplicate' | 'rate_limited' | 'quiet_hours' | 'no_channels' | 'answered';
 export const SUPPRESS_REASONS: readonly SuppressReason[] = ['disabled', 'short_turn', 'own_interrupt', 'startup', 'reconnected', 'not_news', 'already_notified', 'duplicate', 'rate_limited', 'quiet_hours', 'no_channels', 'answered'];
@@ -52,6 +55,13 @@ export interface NotifierOptions {
   ledger?: AskedLedger;
   /** A link to a pane on the dashboard, when one is known. */
   link?: (paneId: string) => string | undefined;
+  /** Where urgent notifications are kept until delivered, across restarts (default: memory only). */
+  pending?: PendingStore;
+  /** A pane's state now, null when it is not attached (asked of notices from before a restart whose pane said
+   * nothing in time). Default: not attached. */
+  paneState?: (paneId: string) => string | null;
+  /** A notice from before a restart was delivered again, or dropped and why (for the log). */
+  onResume?: (ev: NotifyEvent, outcome: 'resumed' | ResumeDrop, stateNow: string | null) => void;
 }
 
 /** Quiet hours are whole minutes: what they hold is looked at again just after each minute turns. */
@@ -80,6 +90,7 @@ export class Notifier {
   private readonly rest = new RestMemory();
   private readonly ledger: AskedLedger;
   private readonly held = new HeldBack();
+  private readonly pending: PendingNotices;
   private readonly delivery: Delivery;
   private readonly counts: Record<string, number> = { 'notify.sent': 0 };
   private timer: NodeJS.Timeout | null = null;
@@ -95,6 +106,7 @@ export class Notifier {
     this.now = opts.now ?? Date.now;
     this.minuteOfDay = opts.minuteOfDay ?? localMinuteOfDay;
     this.ledger = opts.ledger ?? new AskedLedger(null);
+    this.pending = new PendingNotices(opts.pending ?? null, this.now);
     for (const r of SUPPRESS_REASONS) this.counts[`notify.suppressed.${r}`] = 0;
     this.delivery = new Delivery(channels, {
       retries: cfg.retries ?? 4,
@@ -106,11 +118,16 @@ export class Notifier {
   }
 
   handle(ev: NotifyEvent): NotifyResult {
+    // A notice from before a restart meets its pane's event again: the same question goes on, another is new.
+    for (const n of this.pending.takeResuming(ev.paneId, ev.kind)) {
+      if (ev.kind === 'WAITING_APPROVAL' && fingerprint(n.ev) !== fingerprint(ev)) this.dropResumed(n, 'question_changed', ev.kind);
+      else this.revive(n);
+    }
     const reason = this.decide(ev);
     if (reason === 'sent') this.send(ev);
     else if (reason === 'deferred' || reason === 'grouped') this.count(`notify.${reason}`);
     else this.count(`notify.suppressed.${reason}`);
-    if (this.held.size) this.schedule();
+    this.schedule();
     return { sent: reason === 'sent' || reason === 'deferred' || reason === 'grouped', reason };
   }
 
@@ -120,17 +137,42 @@ export class Notifier {
     this.rest.note(paneId, to, rule, program);
     if (MOVED_ON.has(to)) this.ledger.clear(paneId);
     if (to !== 'WAITING_APPROVAL') this.withdraw(paneId);
+    // What is kept for a restart goes once the pane moved on (held ones are also dropped, logged, when due).
+    for (const n of this.pending.ofPane(paneId)) if (!matchesState(n.ev, to)) this.pending.drop(n.id);
+    for (const n of this.pending.takeResuming(paneId)) {
+      if (matchesState(n.ev, to)) this.revive(n);
+      else this.dropResumed(n, 'answered', to);
+    }
+    this.schedule();
+  }
+
+  /** Notices a previous daemon kept (the PendingStore's): each is delivered once its pane is back and still where
+   * it was, else dropped with the reason. A task's goes at once (its end or pause stays news). */
+  resume(notices: PendingNotice[]): void {
+    for (const n of this.pending.resume(notices)) this.revive(n);
+    this.schedule();
+  }
+
+  /** The daemon is stopping: what is pending now stays kept for the next one (its deliveries end unfinished). */
+  stopping(): void {
+    this.pending.freeze();
   }
 
   /** Sends what is due: a deferred question whose rate limit or quiet hours ended, a group whose window closed. */
   poll(): void {
     const now = this.now();
+    for (const n of this.pending.expired(now)) {
+      const state = this.o.paneState?.(n.ev.paneId) ?? null;
+      if (state === null) this.dropResumed(n, 'pane_gone', null);
+      else if (matchesState(n.ev, state)) this.revive(n);
+      else this.dropResumed(n, 'answered', state);
+    }
     for (const h of this.held.due(now)) this.release(h, now);
     const group = this.held.dueGroup(now);
     if (group.length === 1) this.deliver(notificationFor(group[0]!, this.o.link?.(group[0]!.paneId)));
     else if (group.length > 1) this.deliver(groupNotification(group, this.o.link?.('')));
     for (const ev of group) this.lastSent.set(ev.key ?? ev.paneId, now);
-    if (this.held.size) this.schedule();
+    this.schedule();
   }
 
   /** 'notify.sent', 'notify.suppressed.<reason>', 'notify.delivered|failed|error|retry.<channel>' → count. */
@@ -141,7 +183,7 @@ export class Notifier {
   /** Each channel's health (GET /api/notify, doctor, the board), and how much is held back. */
   health(): { channels: Array<ChannelHealth & { detail?: string }>; held: number } {
     const detail = new Map(this.channels.map((c) => [c.name, c.detail]));
-    return { channels: this.delivery.report().map((h) => ({ ...h, ...(detail.get(h.name) ? { detail: detail.get(h.name) } : {}) })), held: this.held.size };
+    return { channels: this.delivery.report().map((h) => ({ ...h, ...(detail.get(h.name) ? { detail: detail.get(h.name) } : {}) })), held: this.held.size + this.pending.resumingCount };
   }
 
   /** Resolves once every delivery started so far has finished (shutdown waits on this). */
@@ -150,6 +192,7 @@ export class Notifier {
   }
 
   close(): void {
+    this.pending.freeze();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.delivery.close();
@@ -170,7 +213,8 @@ export class Notifier {
     this.stateNow.delete(paneId);
     this.asking.delete(paneId);
     this.rest.forget(paneId);
-    this.held.drop(paneId);
+    for (const h of this.held.drop(paneId)) this.pending.drop(h.id);
+    for (const n of this.pending.ofPane(paneId)) this.pending.drop(n.id);
     for (const k of this.lastHandled.keys()) if (k.startsWith(`${paneId}\u0000`)) this.lastHandled.delete(k);
   }
 
@@ -195,12 +239,12 @@ export class Notifier {
     const sent = this.lastSent.get(who);
     if (sent !== undefined && now - sent < this.cfg.min_interval_s * 1000) {
       if (!urgent) return 'rate_limited';
-      this.held.hold(key, { ev, dueAt: sent + this.cfg.min_interval_s * 1000, why: 'rate_limited' });
+      this.hold(key, ev, sent + this.cfg.min_interval_s * 1000, 'rate_limited');
       return 'deferred';
     }
     if (this.isQuiet(now)) {
       if (!urgent) return 'quiet_hours';
-      this.held.hold(key, { ev, dueAt: nextMinute(now), why: 'quiet_hours' });
+      this.hold(key, ev, nextMinute(now), 'quiet_hours');
       return 'deferred';
     }
     if (ev.kind === 'DONE' && (this.cfg.group_s ?? 0) > 0) {
@@ -215,6 +259,7 @@ export class Notifier {
   private release(h: Held, now: number): void {
     const key = `${h.ev.key ?? h.ev.paneId}\u0000${h.ev.kind}`;
     if (!this.stillMatters(h.ev)) {
+      this.pending.drop(h.id);
       this.count('notify.suppressed.answered');
       this.o.onLater?.(h.ev, 'answered');
       return;
@@ -222,34 +267,60 @@ export class Notifier {
     if (this.isQuiet(now)) return void this.held.keep(key, { ...h, dueAt: nextMinute(now), why: 'quiet_hours' });
     const sent = this.lastSent.get(h.ev.key ?? h.ev.paneId);
     if (sent !== undefined && now - sent < this.cfg.min_interval_s * 1000) return void this.held.keep(key, { ...h, dueAt: sent + this.cfg.min_interval_s * 1000 });
-    this.send(h.ev);
+    this.send(h.ev, h.id);
     this.o.onLater?.(h.ev, 'sent');
   }
 
-  private send(ev: NotifyEvent): void {
+  /** Holds an urgent event until `dueAt`, kept for a restart (a newer one of the same pane and kind replaces it). */
+  private hold(key: string, ev: NotifyEvent, dueAt: number, why: 'rate_limited' | 'quiet_hours'): void {
+    const id = this.held.get(key)?.id ?? this.pending.newId();
+    this.held.hold(key, { ev, dueAt, why, id });
+    this.pending.held(id, ev, this.channels.map((c) => c.name), why);
+  }
+
+  /** `heldId`: the pending notice of the held event going out now. */
+  private send(ev: NotifyEvent, heldId?: string, only?: string[]): void {
     const who = ev.key ?? ev.paneId;
-    this.held.cancel(`${who}\u0000${ev.kind}`);
+    const cancelled = this.held.cancel(`${who}\u0000${ev.kind}`);
+    if (cancelled?.id !== heldId) this.pending.drop(cancelled?.id);
     this.lastSent.set(who, this.now());
     const n = notificationFor(ev, this.o.link?.(ev.paneId));
     if (ev.kind === 'WAITING_APPROVAL') {
       this.ledger.set(ev.paneId, fingerprint(ev));
       this.asking.set(ev.paneId, `${n.paneName}: answered`);
     }
-    this.deliver(n, () => this.stillMatters(ev));
+    if (!n.urgent) return this.deliver(n, () => this.stillMatters(ev));
+    const id = heldId ?? this.pending.newId();
+    const channels = only ?? this.channels.map((c) => c.name);
+    this.pending.sending(id, ev, channels);
+    this.deliver(n, () => this.stillMatters(ev), channels, (ch) => this.pending.through(id, ch));
   }
 
-  private deliver(n: Notification, matters?: () => boolean): void {
+  private deliver(n: Notification, matters?: () => boolean, only?: string[], through?: (channel: string) => void): void {
     this.count('notify.queued');
-    this.delivery.send(n, matters);
+    this.delivery.send(n, matters, only, through);
+  }
+
+  /** A notice from before a restart whose pane is still where it was: held ones wait their turn again (quiet hours
+   * are looked at anew), one being sent goes to the channels that still owe it. */
+  private revive(n: PendingNotice): void {
+    this.pending.adopt(n);
+    this.count('notify.resumed');
+    this.o.onResume?.(n.ev, 'resumed', this.stateNow.get(n.ev.paneId) ?? null);
+    const key = `${n.ev.key ?? n.ev.paneId}\u0000${n.ev.kind}`;
+    if (n.stage === 'held') return void this.held.hold(key, { ev: n.ev, dueAt: this.now(), why: n.why ?? 'quiet_hours', id: n.id });
+    this.send(n.ev, n.id, n.channels.filter((c) => this.channels.some((ch) => ch.name === c)));
+  }
+
+  private dropResumed(n: PendingNotice, why: ResumeDrop, state: string | null): void {
+    this.pending.discard(n);
+    this.count(`notify.resume_dropped.${why}`);
+    this.o.onResume?.(n.ev, why, state);
   }
 
   /** Whether the pane still is where the event was (still asks, still failed, still stalled). */
   private stillMatters(ev: NotifyEvent): boolean {
-    if (ev.key) return true; // a task's end or pause stays news
-    const now = this.stateNow.get(ev.paneId);
-    if (now === undefined) return true; // no transition seen since (peers, tests): as it was
-    if (ev.kind === 'STALLED') return now === 'RUNNING' || now === 'LONG_RUNNING';
-    return now === ev.kind;
+    return matchesState(ev, this.stateNow.get(ev.paneId));
   }
 
   private withdraw(paneId: string): void {
@@ -271,7 +342,9 @@ export class Notifier {
 
   private schedule(): void {
     if (this.timer) clearTimeout(this.timer);
-    const next = this.held.nextDue();
+    const held = this.held.nextDue();
+    const resume = this.pending.nextDeadline();
+    const next = held === null ? resume : resume === null ? held : Math.min(held, resume);
     if (next === null) return void (this.timer = null);
     this.timer = setTimeout(() => {
       this.timer = null;
@@ -284,6 +357,14 @@ export class Notifier {
     this.counts[key] = (this.counts[key] ?? 0) + 1;
     this.o.onCount?.(key);
   }
+}
+
+/** Whether a pane in `state` is still where the event was (still asks, still failed, still stalled). */
+function matchesState(ev: NotifyEvent, state: string | undefined): boolean {
+  if (ev.key) return true; // a task's end or pause stays news
+  if (state === undefined) return true; // no transition seen since (peers, tests): as it was
+  if (ev.kind === 'STALLED') return state === 'RUNNING' || state === 'LONG_RUNNING';
+  return state === ev.kind;
 }
 
 /** Just after the next minute begins (quiet hours end on a minute). */

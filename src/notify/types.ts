@@ -98,3 +98,24 @@ export interface NotifyChannel {
   /** The daemon stops: end what the channel keeps running (notify-send waiting for a click). */
   close?(): void;
 }
+
+/** An urgent notification not yet through: held back (rate limit, quiet hours) or handed to channels that have not
+ * taken it yet. Kept in the daemon's store so a restart delivers it, if it is still news. */
+export interface PendingNotice {
+  /** Unique per notice (a later event of the same pane and kind is another notice). */
+  id: string;
+  /** 'held': never sent yet; 'sending': handed to `channels`, which still owe it. */
+  stage: 'held' | 'sending';
+  ev: NotifyEvent;
+  /** The channels (by name) that still owe it; all of them while held. */
+  channels: string[];
+  /** Epoch ms: when it was first kept. */
+  createdAt: number;
+  why?: 'rate_limited' | 'quiet_hours';
+}
+
+/** Where pending notices are kept (the daemon's SQLite store); writes never throw. */
+export interface PendingStore {
+  save(p: PendingNotice): void;
+  remove(id: string): void;
+}

@@ -9,6 +9,7 @@ import { DAY_MS, pruneBefore, type Pruned } from './prune.js';
 import type { ActionRecord, Counters, PaneRecord, TransitionRecord, TurnRecord } from './records.js';
 import { Statements } from './statements.js';
 import { TaskStore } from './task-store.js';
+import { NotifyPendingStore } from './notify-pending.js';
 import { causeOf, isStorageFault, StoreError } from './store-error.js';
 import { StoreHealth, type HealthChange, type HistoryHealth, type StoreOp } from './store-health.js';
 import { WriteQueue } from './write-queue.js';
@@ -53,6 +54,8 @@ export abstract class HistoryWrites {
   protected readonly sql: Statements;
   /** Supervised tasks, in the same database (written synchronously: they are checkpoints). */
   readonly tasks: TaskStore;
+  /** Urgent notifications not delivered yet (written synchronously: a restart must find them). */
+  readonly notifyPending: NotifyPendingStore;
   private readonly flushMs: number;
   private readonly publishFlushMs: number;
   private readonly maxBatch: number;
@@ -89,6 +92,7 @@ export abstract class HistoryWrites {
     this.health_ = new StoreHealth(this.now, opts.onHealth ?? (() => {}), () => ({ queued: this.queue.size, dropped: this.dropped }));
     this.sql = new Statements(db);
     this.tasks = new TaskStore(db, (write) => this.taskWrite(write));
+    this.notifyPending = new NotifyPendingStore(db, (write) => this.syncWrite('notify', 'pending notification not kept', write));
   }
 
   // ── writes: queued, never throw ──
@@ -280,12 +284,17 @@ export abstract class HistoryWrites {
   /** A task checkpoint the database refuses (a full disk) degrades history instead of throwing into the task loop:
    * the task carries on in memory and its next checkpoint, once one goes through, holds everything. */
   private taskWrite(write: () => void): void {
+    this.syncWrite('task', 'task checkpoint failed', write);
+  }
+
+  /** A write made at once, not queued: a storage fault degrades history (reported), never throws. */
+  private syncWrite(op: 'task' | 'notify', what: string, write: () => void): void {
     try {
       write();
-      this.health_.succeeded('task');
+      this.health_.succeeded(op);
     } catch (e) {
       if (!isStorageFault(e)) throw e;
-      this.fault('task', e, `task checkpoint failed: ${causeOf(e)}`);
+      this.fault(op, e, `${what}: ${causeOf(e)}`);
     }
   }
 

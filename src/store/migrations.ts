@@ -132,6 +132,21 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE panes ADD COLUMN host TEXT;
     `,
   },
+  {
+    version: 5,
+    name: 'notify_pending: urgent notifications held back or not yet delivered, kept across a restart',
+    // The whole notice is one JSON document (the event and what is still owed); id and created_at are what the
+    // bounds (notify-pending.ts) prune on.
+    sql: `
+      CREATE TABLE notify_pending (
+        id TEXT PRIMARY KEY,
+        pane_id TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX notify_pending_created ON notify_pending (created_at);
+    `,
+  },
 ];
 
 /** The newest schema this build knows. */

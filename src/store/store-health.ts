@@ -4,8 +4,8 @@
 import { causeOf, isDamaged } from './store-error.js';
 
 /** Which part of the store failed: writes (queued history), reads (the API's history), the retention prune, a
- * supervised task's checkpoint. */
-export type StoreOp = 'write' | 'read' | 'prune' | 'task';
+ * supervised task's checkpoint, an urgent notification kept until delivered. */
+export type StoreOp = 'write' | 'read' | 'prune' | 'task' | 'notify';
 
 export interface HistoryHealth {
   status: 'ok' | 'degraded';
