@@ -79,7 +79,8 @@ export class Notifier {
   private readonly now: () => number;
   private readonly minuteOfDay: (epochMs: number) => number;
   private readonly o: NotifierOptions;
-  /** pane + kind → when that pair last got past the duplicate check (sent or suppressed later on). */
+  /** pane + kind → when that pair last got past the duplicate check (sent or suppressed later on). A question's
+   * entry goes once the pane moves on: two tiers may word one question differently, but an answer ends it. */
   private readonly lastHandled = new Map<string, number>();
   /** pane → when it was last notified. */
   private readonly lastSent = new Map<string, number>();
@@ -135,7 +136,11 @@ export class Notifier {
   noteState(paneId: string, to: string, rule: string, program: string): void {
     this.stateNow.set(paneId, to);
     this.rest.note(paneId, to, rule, program);
-    if (MOVED_ON.has(to)) this.ledger.clear(paneId);
+    if (MOVED_ON.has(to)) {
+      this.ledger.clear(paneId);
+      // Answered: the next question is new even within dedupe_s (a pane flapping between working and asking).
+      this.lastHandled.delete(`${paneId}\u0000WAITING_APPROVAL`);
+    }
     if (to !== 'WAITING_APPROVAL') this.withdraw(paneId);
     // What is kept for a restart goes once the pane moved on (held ones are also dropped, logged, when due).
     for (const n of this.pending.ofPane(paneId)) if (!matchesState(n.ev, to)) this.pending.drop(n.id);

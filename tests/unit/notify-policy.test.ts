@@ -113,6 +113,18 @@ describe('Notifier policy', () => {
     expect(s.handle(6, { kind: 'FAILED' })).toBe('sent'); // not 'duplicate' of the one at 3 s
   });
 
+  it('a question asked again after an answer (the pane ran in between) is no duplicate, even within dedupe_s', () => {
+    const s = setup({ min_interval_s: 0 });
+    s.notifier.noteState('p1', 'WAITING_APPROVAL', 'claude.waiting', 'claude');
+    expect(s.handle(0)).toBe('sent');
+    s.notifier.noteState('p1', 'WAITING_APPROVAL', 'claude.waiting', 'claude');
+    expect(s.handle(1)).toBe('already_notified'); // the same question, still asked
+    s.notifier.noteState('p1', 'RUNNING', 'claude.spinner', 'claude');
+    s.notifier.noteState('p1', 'WAITING_APPROVAL', 'claude.waiting', 'claude');
+    expect(s.handle(2)).toBe('sent'); // answered, then asked again: a new question
+    expect(s.handle(3, { line: 'Do you want to proceed? (tier 3 words)' })).toBe('duplicate'); // its echo from another tier
+  });
+
   it('a suppressed event is still one event: its echo from another tier is a duplicate', () => {
     const s = setup();
     expect(s.handle(0)).toBe('sent');
