@@ -198,8 +198,11 @@ class NotifySend implements NotifyChannel {
 function run(bin: string, args: string[], timeout: number): Promise<void> {
   return new Promise((resolve, reject) => {
     execFile(bin, args, { timeout, windowsHide: true }, (err, _stdout, stderr) => {
-      if (err) reject(new Error(`${bin} failed: ${err.message}${stderr ? `: ${String(stderr).trim().slice(0, 200)}` : ''}`));
-      else resolve();
+      if (!err) return resolve();
+      // How it ended and what it said, as show() reports it: execFile's own message repeats the whole command line
+      // (the notification's text), which buried the cause once cut for doctor and the board.
+      const how = err.killed || err.signal ? `killed (${err.signal ?? 'SIGTERM'}) after ${timeout} ms` : typeof err.code === 'number' ? `exit ${err.code}` : err.message;
+      reject(new Error(`${bin} failed: ${how}${stderr ? `: ${String(stderr).trim().slice(0, 200)}` : ''}`));
     });
   });
 }

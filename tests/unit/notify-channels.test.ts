@@ -170,7 +170,16 @@ describe('desktop channel', () => {
     const script = join(dir, 'notify-send');
     writeFileSync(script, '#!/bin/sh\necho "no session bus" >&2\nexit 1\n');
     chmodSync(script, 0o755);
-    await expect(desktopChannel({ platform: 'linux', path: dir })!.send(note)).rejects.toThrow(/no session bus/);
+    // how it ended and what it said; not execFile's "Command failed: <the whole command line>", which buried both
+    await expect(desktopChannel({ platform: 'linux', path: dir })!.send(note)).rejects.toThrow(new Error(`${script} failed: exit 1: no session bus`));
+  });
+
+  it('a notifier that hangs is killed, and says so', async () => {
+    const dir = tempDir();
+    const script = join(dir, 'notify-send');
+    writeFileSync(script, '#!/bin/sh\n[ "$1" = "--help" ] && exit 0\nexec sleep 10\n');
+    chmodSync(script, 0o755);
+    await expect(desktopChannel({ platform: 'linux', path: dir, timeoutMs: 300 })!.send(note)).rejects.toThrow(new Error(`${script} failed: killed (SIGTERM) after 300 ms`));
   });
 });
 
