@@ -171,6 +171,27 @@ describe('failing notification channels, through a real daemon', () => {
     expect(hook.got).toHaveLength(n);
   }, 120_000);
 
+  it('a DONE the webhook refuses past notify.retries is given up: counted failed, never sent', async () => {
+    const hook = await webhook((res) => {
+      res.statusCode = 500;
+      res.end('upstream relay down');
+    });
+    const { dm, pane, counters, channel, doctor } = await start({ desktop: false, webhook_url: hook.url, retries: 2 });
+    const w = pane('build', 'echo building; sleep 4; echo built');
+    const diag = () => `webhook: ${hook.got.length} requests\n${w.diag()}\n${dm.diag()}`;
+    await until('given up', async () => (await channel('webhook')).failed === 1, diag, 40_000);
+    expect(JSON.parse(hook.got[0]!.body)).toMatchObject({ kind: 'DONE', name: 'build', urgent: false });
+    expect(hook.got).toHaveLength(3); // the try and notify.retries more
+    expectBackOff(hook.got.map((g) => g.at));
+    const c = await counters();
+    expect(c['notify.failed']).toBe(1);
+    expect(c['notify.failed.webhook']).toBe(1);
+    expect(c['notify.sent'] ?? 0).toBe(0);
+    expect(c['notify.retry.webhook']).toBe(2);
+    expect(await channel('webhook')).toMatchObject({ status: 'failing', delivered: 0, failed: 1, retrying: 0 });
+    expect(await doctor('notify.webhook')).toMatchObject({ status: 'fail', detail: expect.stringMatching(/upstream relay down; 0 delivered, 1 failed$/) });
+  }, 120_000);
+
   it('a webhook slower than webhook_timeout_s: counted unconfirmed (sent once, not retried, not "failed"), /healthz answers meanwhile; the next, fast, is delivered', async () => {
     const held: ServerResponse[] = [];
     const hook = await webhook((res, n) => (n === 1 ? held.push(res) : res.end('ok')));
