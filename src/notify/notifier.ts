@@ -9,7 +9,8 @@
 //   reconnected       the pane's screen replayed after a reconnection or a daemon restart: no new turn
 //   not_news          the pane itself says the end needs nobody (src/state/needs-you.ts)
 //   already_notified  the same question, still unanswered, was notified before (even before an ack or a restart)
-//   duplicate         the same pane and kind was already handled within dedupe_s (two tiers saw one event)
+//   duplicate         the same pane and kind was already handled within dedupe_s (two tiers saw one event); a
+//                     question asked again after the pane moved on (answered) is new
 //   no_channels       nothing to deliver to (all channels off or unavailable)
 //   rate_limited      this pane was notified within min_interval_s: a DONE is dropped; anything urgent (a question,
 //                     a failure) is deferred to the limit's end and sent then if the pane still asks
