@@ -14,7 +14,7 @@ import type { NotifyHealthView } from '../../src/web/api-types.js';
 import { notifyHealthText } from '../../web/src/notify-health.js';
 import { daemonDirs, DaemonProcess, runCli, until } from './daemon-harness.js';
 import { BIN, Wrapped } from './harness.js';
-import { calls } from './notify-harness.js';
+import { calls, writeNotifyConfig } from './notify-harness.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -37,9 +37,7 @@ interface Check {
 async function start(notify: Record<string, unknown>, bin?: string) {
   const d = daemonDirs();
   cleanups.push(() => d.cleanup());
-  const cfgDir = join(d.dir, 'config', 'termsupervisor');
-  mkdirSync(cfgDir, { recursive: true });
-  writeFileSync(join(cfgDir, 'config.json'), JSON.stringify({ notify: { group_s: 0, retry_base_s: BASE_S, ...notify } }));
+  writeNotifyConfig(d.dir, { group_s: 0, retry_base_s: BASE_S, ...notify });
   const env = bin ? { ...d.env, PATH: `${bin}:${d.env['PATH']}` } : d.env;
   const dm = await DaemonProcess.start({ ...d, env });
   cleanups.push(async () => void (await dm.stop('SIGKILL')));

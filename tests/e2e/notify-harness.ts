@@ -15,6 +15,22 @@ export function recordingNotifySend(bin: string, log: string, modern = false): v
   chmodSync(join(bin, 'notify-send'), 0o755);
 }
 
+/** A test daemon's recording notify-send (`recordingNotifySend` in its scratch folder's bin/): its log, and the
+ * daemon's environment with that bin/ first on PATH. */
+export function withRecordingNotifySend(d: { dir: string; env: Record<string, string> }, modern = false): { nsLog: string; env: Record<string, string> } {
+  const bin = join(d.dir, 'bin');
+  const nsLog = join(d.dir, 'notify-send.log');
+  recordingNotifySend(bin, nsLog, modern);
+  return { nsLog, env: { ...d.env, PATH: `${bin}:${d.env['PATH']}` } };
+}
+
+/** The config file of a test daemon whose scratch folder is `dir` (XDG_CONFIG_HOME under it): its `notify` part. */
+export function writeNotifyConfig(dir: string, notify: Record<string, unknown>): void {
+  const cfgDir = join(dir, 'config', 'termsupervisor');
+  mkdirSync(cfgDir, { recursive: true });
+  writeFileSync(join(cfgDir, 'config.json'), JSON.stringify({ notify }));
+}
+
 /** The recording notify-send's calls, each its argv. */
 export function calls(log: string): string[][] {
   return existsSync(log) ? readFileSync(log, 'utf8').split('\x1e').filter(Boolean).map((c) => c.split('\0').slice(0, -1)) : [];

@@ -1,13 +1,11 @@
 // Quiet hours end to end (issue 28, item 1), in a real tmux pane (private socket) watched by a real daemon that
 // notifies through a recording `notify-send` on its PATH: a question asked in them is delivered when they end.
 // Its own file: it waits for a minute boundary of the wall clock, so it runs beside the other notification tests.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/build.js';
 import { BASH, pythonMissing, TestTmux, tmuxMissing } from '../helpers/tmux-server.js';
 import { daemonDirs, DaemonProcess, until } from './daemon-harness.js';
-import { calls, notifyLines, recordingNotifySend } from './notify-harness.js';
+import { calls, notifyLines, withRecordingNotifySend, writeNotifyConfig } from './notify-harness.js';
 
 const missing = tmuxMissing();
 if (missing) console.warn(`quiet-hours tmux test SKIPPED: ${missing}`);
@@ -30,12 +28,8 @@ describe.skipIf(missing !== null || noPython)('quiet hours in a real tmux pane',
     const end = new Date(now.getTime() + 60_000);
     const d = daemonDirs();
     cleanups.push(() => d.cleanup());
-    const nsLog = join(d.dir, 'notify-send.log');
-    recordingNotifySend(join(d.dir, 'bin'), nsLog, true);
-    const env = { ...d.env, PATH: `${join(d.dir, 'bin')}:${d.env['PATH']}` };
-    const cfgDir = join(d.dir, 'config', 'termsupervisor');
-    mkdirSync(cfgDir, { recursive: true });
-    writeFileSync(join(cfgDir, 'config.json'), JSON.stringify({ notify: { quiet_hours: `${hm(now)}-${hm(end)}`, group_s: 0 } }));
+    const { nsLog, env } = withRecordingNotifySend(d, true);
+    writeNotifyConfig(d.dir, { quiet_hours: `${hm(now)}-${hm(end)}`, group_s: 0 });
     const tmux = new TestTmux(env);
     cleanups.push(() => tmux.kill(true));
     const sh = tmux.newSession('night', BASH, 100, 30);

@@ -7,16 +7,14 @@
 //   b  a question the webhook did not take (down): a restarted daemon retries it, and once the webhook is up it
 //      gets it once; the desktop, which had it, is not sent it twice.
 import Database from 'better-sqlite3';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/build.js';
 import { BASH, TestTmux, tmuxMissing } from '../helpers/tmux-server.js';
 import type { NotifyHealthView } from '../../src/web/api-types.js';
 import { daemonDirs, DaemonProcess, until } from './daemon-harness.js';
-import { calls, notifyLines, recordingNotifySend } from './notify-harness.js';
+import { calls, notifyLines, withRecordingNotifySend, writeNotifyConfig } from './notify-harness.js';
 
 const missing = tmuxMissing();
 if (missing) console.warn(`notification restart tests SKIPPED: ${missing}`);
@@ -42,12 +40,8 @@ interface Line {
 function setup(config: Record<string, unknown>) {
   const d = daemonDirs();
   cleanups.push(() => d.cleanup());
-  const nsLog = join(d.dir, 'notify-send.log');
-  recordingNotifySend(join(d.dir, 'bin'), nsLog);
-  const env = { ...d.env, PATH: `${join(d.dir, 'bin')}:${d.env['PATH']}` };
-  const cfgDir = join(d.dir, 'config', 'termsupervisor');
-  mkdirSync(cfgDir, { recursive: true });
-  writeFileSync(join(cfgDir, 'config.json'), JSON.stringify({ notify: config }));
+  const { nsLog, env } = withRecordingNotifySend(d);
+  writeNotifyConfig(d.dir, config);
   const tmux = new TestTmux(env);
   cleanups.push(() => tmux.kill(true));
   return { d, dirs: { ...d, env }, nsLog, tmux, lines: () => notifyLines(d.dir) as Line[] };

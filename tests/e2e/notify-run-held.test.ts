@@ -6,13 +6,12 @@
 //     again): each question, still asked when due, is delivered. The test answers a question only once it reached
 //     the desktop, so a question lost (dropped as rate-limited or as a duplicate of the last) stalls the pane and
 //     fails the test.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/build.js';
 import { daemonDirs, DaemonProcess, until } from './daemon-harness.js';
 import { Wrapped } from './harness.js';
-import { calls, notifyLines, recordingNotifySend } from './notify-harness.js';
+import { calls, notifyLines, withRecordingNotifySend, writeNotifyConfig } from './notify-harness.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -27,12 +26,8 @@ const ASKS = 4;
 async function setup(notify: Record<string, unknown>) {
   const d = daemonDirs();
   cleanups.push(() => d.cleanup());
-  const nsLog = join(d.dir, 'notify-send.log');
-  recordingNotifySend(join(d.dir, 'bin'), nsLog);
-  const env = { ...d.env, PATH: `${join(d.dir, 'bin')}:${d.env['PATH']}` };
-  const cfgDir = join(d.dir, 'config', 'termsupervisor');
-  mkdirSync(cfgDir, { recursive: true });
-  writeFileSync(join(cfgDir, 'config.json'), JSON.stringify({ notify }));
+  const { nsLog, env } = withRecordingNotifySend(d);
+  writeNotifyConfig(d.dir, notify);
   const dm = await DaemonProcess.start({ ...d, env });
   cleanups.push(async () => void (await dm.stop('SIGKILL')));
   const reasons = () => notifyLines(d.dir).map((l) => `${l.state} ${l.reason}${l.held ? ' (held)' : ''}`);

@@ -1,7 +1,6 @@
 // Notifications from `termsupervisor run` panes (issue 28), through a recording notify-send on the daemon's PATH:
 // the person's own Ctrl-C (exit 130 after the ^C they typed) pings nobody, while a command that fails by itself
 // is an urgent notification naming the command, its exit code and how long it ran.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,7 +8,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/build.js';
 import { daemonDirs, DaemonProcess, runCli, until } from './daemon-harness.js';
 import { BIN } from './harness.js';
-import { calls, notifyLines, recordingNotifySend } from './notify-harness.js';
+import { calls, notifyLines, recordingNotifySend, writeNotifyConfig } from './notify-harness.js';
 import type { NotifyHealthView } from '../../src/web/api-types.js';
 import { Wrapped } from './harness.js';
 
@@ -59,8 +58,6 @@ describe('notifications from run panes', () => {
   it('an absent webhook: an urgent failure is retried (never counted sent), its cause shown by /api/notify, /api/stats and doctor', async () => {
     const d = daemonDirs();
     cleanups.push(() => d.cleanup());
-    const cfgDir = join(d.dir, 'config', 'termsupervisor');
-    mkdirSync(cfgDir, { recursive: true });
     // a loopback port nothing listens on any more: the connection is refused
     const port = await new Promise<number>((r) => {
       const srv = createServer().listen(0, '127.0.0.1', () => {
@@ -68,7 +65,7 @@ describe('notifications from run panes', () => {
         srv.close(() => r(p));
       });
     });
-    writeFileSync(join(cfgDir, 'config.json'), JSON.stringify({ notify: { desktop: false, webhook_url: `http://127.0.0.1:${port}/hook`, retries: 1, retry_base_s: 0.2 } }));
+    writeNotifyConfig(d.dir, { desktop: false, webhook_url: `http://127.0.0.1:${port}/hook`, retries: 1, retry_base_s: 0.2 });
     const dm = await DaemonProcess.start(d);
     cleanups.push(async () => void (await dm.stop('SIGKILL')));
     const w = new Wrapped(join(d.dir, 'w.jsonl'), ['--daemon', dm.url, '--name', 'build', '--', 'bash', '-c', 'echo building; sleep 4; exit 3'], d.env);

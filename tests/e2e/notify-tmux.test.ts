@@ -6,7 +6,6 @@
 //   3  the person's own Ctrl-C pings nobody;  4  a REPL that takes 4 s to start pings nobody;
 //   5  the same question after a daemon restart is not notified again; once answered it is withdrawn;
 //   7  the notify-send arguments (icon, category, print-id, replace-id, jump button) and the JSON link.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -16,7 +15,7 @@ import { BASH, playback, pythonMissing, TestTmux, tmuxMissing } from '../helpers
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { daemonDirs, DaemonProcess, until } from './daemon-harness.js';
-import { calls, notifyLines, recordingNotifySend } from './notify-harness.js';
+import { calls, notifyLines, withRecordingNotifySend, writeNotifyConfig } from './notify-harness.js';
 
 const missing = tmuxMissing();
 if (missing) console.warn(`notification tmux tests SKIPPED: ${missing}`);
@@ -32,9 +31,7 @@ describe.skipIf(missing !== null || noPython)('notifications from real tmux pane
   it('holds a question for the rate limit, says nothing for an own Ctrl-C or a REPL start, one notification per question across a restart', async () => {
     const d = daemonDirs();
     cleanups.push(() => d.cleanup());
-    const nsLog = join(d.dir, 'notify-send.log');
-    recordingNotifySend(join(d.dir, 'bin'), nsLog, true);
-    const env = { ...d.env, PATH: `${join(d.dir, 'bin')}:${d.env['PATH']}` };
+    const { nsLog, env } = withRecordingNotifySend(d, true);
     const posts: Array<Record<string, unknown>> = [];
     const server: Server = createServer((req, res) => {
       let b = '';
@@ -43,10 +40,8 @@ describe.skipIf(missing !== null || noPython)('notifications from real tmux pane
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
-    const cfgDir = join(d.dir, 'config', 'termsupervisor');
-    mkdirSync(cfgDir, { recursive: true });
     // min_interval_s 6: the question 1.5 s after the DONE falls inside it.
-    writeFileSync(join(cfgDir, 'config.json'), JSON.stringify({ notify: { webhook_url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, min_interval_s: 6, group_s: 0 } }));
+    writeNotifyConfig(d.dir, { webhook_url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, min_interval_s: 6, group_s: 0 });
     const tmux = new TestTmux(env);
     cleanups.push(() => tmux.kill(true));
     const sh = tmux.newSession('main', BASH, 100, 30);
@@ -102,13 +97,9 @@ describe.skipIf(missing !== null || noPython)('notifications from real tmux pane
   it('panes finishing together make one notification naming them', async () => {
     const d = daemonDirs();
     cleanups.push(() => d.cleanup());
-    const nsLog = join(d.dir, 'notify-send.log');
-    recordingNotifySend(join(d.dir, 'bin'), nsLog, true);
-    const env = { ...d.env, PATH: `${join(d.dir, 'bin')}:${d.env['PATH']}` };
-    const cfgDir = join(d.dir, 'config', 'termsupervisor');
-    mkdirSync(cfgDir, { recursive: true });
+    const { nsLog, env } = withRecordingNotifySend(d, true);
     // a wider window than the default 2 s: tmux reports each pane's foreground once a second, on a loaded machine later
-    writeFileSync(join(cfgDir, 'config.json'), JSON.stringify({ notify: { group_s: 4 } }));
+    writeNotifyConfig(d.dir, { group_s: 4 });
     const tmux = new TestTmux(env);
     cleanups.push(() => tmux.kill(true));
     const a = tmux.newSession('api', BASH, 100, 30);
@@ -132,12 +123,8 @@ describe.skipIf(missing !== null || noPython)('notifications from real tmux pane
   it("an agent the person interrupted (Esc) pings nobody: Claude's, Codex's and Gemini's own notices, played in tmux", async () => {
     const d = daemonDirs();
     cleanups.push(() => d.cleanup());
-    const nsLog = join(d.dir, 'notify-send.log');
-    recordingNotifySend(join(d.dir, 'bin'), nsLog, true);
-    const env = { ...d.env, PATH: `${join(d.dir, 'bin')}:${d.env['PATH']}` };
-    const cfgDir = join(d.dir, 'config', 'termsupervisor');
-    mkdirSync(cfgDir, { recursive: true });
-    writeFileSync(join(cfgDir, 'config.json'), JSON.stringify({ notify: { group_s: 0 } }));
+    const { nsLog, env } = withRecordingNotifySend(d, true);
+    writeNotifyConfig(d.dir, { group_s: 0 });
     const dir = mkdtempSync(join(tmpdir(), 'ts-notify-play-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const tmux = new TestTmux(env);

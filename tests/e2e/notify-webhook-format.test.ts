@@ -2,7 +2,6 @@
 // server on 127.0.0.1 records the exact request. ntfy format: the question as the body, Title / Priority / Tags,
 // Click = the dashboard link to the pane and an Actions "Open pane" button. JSON format: the payload with its
 // dashboard link (notify.dashboard_url when set).
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/build.js';
 import { daemonDirs, DaemonProcess, until } from './daemon-harness.js';
 import { Wrapped } from './harness.js';
+import { writeNotifyConfig } from './notify-harness.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -41,9 +41,7 @@ async function recordingServer(): Promise<{ url: string; got: Got[] }> {
 async function askThroughDaemon(notify: Record<string, unknown>) {
   const d = daemonDirs();
   cleanups.push(() => d.cleanup());
-  const cfgDir = join(d.dir, 'config', 'termsupervisor');
-  mkdirSync(cfgDir, { recursive: true });
-  writeFileSync(join(cfgDir, 'config.json'), JSON.stringify({ notify: { desktop: false, group_s: 0, ...notify } }));
+  writeNotifyConfig(d.dir, { desktop: false, group_s: 0, ...notify });
   const dm = await DaemonProcess.start(d);
   cleanups.push(async () => void (await dm.stop('SIGKILL')));
   const w = new Wrapped(join(d.dir, 'w.jsonl'), ['--daemon', dm.url, '--name', 'deploy', '--', 'bash', '-c', "read -p 'Deploy to production? [y/N] ' a; sleep 60"], d.env);
