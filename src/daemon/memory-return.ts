@@ -2,7 +2,10 @@
 // and, once the burst is garbage, collects it but keeps the pages until a full collection that shrinks the heap,
 // which a daemon whose panes keep allocating a little may not run for a long time: RSS stayed at 1.9-2.8 times its
 // start a minute after the hostile bench's storms (the heap in use was back to its start). Every CHECK_EVERY_MS the
-// daemon looks at its heap; when most of it is empty (more than SLACK_BYTES and more than half), it asks V8 for a
+// daemon looks at its heap; when most of it is empty (more than SLACK_BYTES and more than half), or when the heap in
+// use has grown past what the last full collection left by more than SLACK_BYTES and half again (a storm's garbage
+// moved to the old generation counts as in use until a full collection runs, and a quiet daemon may not run one
+// for a long time: the heap read 198 MB in use a minute after the storms, 38 MB once collected), it asks V8 for a
 // full collection, done concurrently (`gc({type: 'major', execution: 'async'})`, not a stop-the-world one), at most
 // once per MIN_GAP_MS. V8's `gc` is reached through the --expose-gc flag set at run time (v8.setFlagsFromString and
 // a fresh context, where the flag makes it appear); where that fails, nothing is done.
@@ -15,6 +18,9 @@ const CHECK_EVERY_MS = 10_000;
 const SLACK_BYTES = 32 << 20;
 /** At most one asked-for collection per this long (ms): a storm that goes on is not chased. */
 const MIN_GAP_MS = 30_000;
+/** Growth of the heap in use over what the last full collection left, as a share of it, beyond which (and beyond
+ * SLACK_BYTES) a collection is asked for: live data that grows by itself (more panes) is not collected often. */
+const GROWTH_SHARE = 0.5;
 
 type Gc = (o?: { type?: 'major' | 'minor'; execution?: 'sync' | 'async' }) => unknown;
 
@@ -28,6 +34,15 @@ function exposeGc(): Gc | null {
   }
 }
 
+/** Whether a full collection is worth asking for: most of the heap is empty, or the heap in use has grown well past
+ * `floor`, what the last full collection left (bytes). */
+export function worthCollecting(heap: { heapTotal: number; heapUsed: number }, floor: number): boolean {
+  const slack = heap.heapTotal - heap.heapUsed;
+  const empty = slack >= SLACK_BYTES && slack >= heap.heapTotal / 2;
+  const grown = heap.heapUsed - floor >= SLACK_BYTES && heap.heapUsed - floor >= floor * GROWTH_SHARE;
+  return empty || grown;
+}
+
 export interface MemoryReturnStats {
   collections: number;
 }
@@ -38,14 +53,19 @@ export function startMemoryReturn(onCollect?: (freedBytes: number) => void): { s
   const gc = exposeGc();
   if (!gc) return { stop() {}, stats };
   let last = -Infinity;
+  /** The heap in use after the last collection asked for (at first, at the start). */
+  let floor = process.memoryUsage().heapUsed;
   const timer = setInterval(() => {
     const { heapTotal, heapUsed } = process.memoryUsage();
-    const slack = heapTotal - heapUsed;
     const now = Date.now();
-    if (slack < SLACK_BYTES || slack < heapTotal / 2 || now - last < MIN_GAP_MS) return;
+    if (!worthCollecting({ heapTotal, heapUsed }, floor) || now - last < MIN_GAP_MS) return;
     last = now;
     stats.collections++;
-    void Promise.resolve(gc({ type: 'major', execution: 'async' })).then(() => onCollect?.(heapTotal - process.memoryUsage().heapTotal));
+    void Promise.resolve(gc({ type: 'major', execution: 'async' })).then(() => {
+      const after = process.memoryUsage();
+      floor = after.heapUsed;
+      onCollect?.(heapTotal - after.heapTotal);
+    });
   }, CHECK_EVERY_MS);
   timer.unref();
   return { stop: () => clearInterval(timer), stats };
