@@ -8,16 +8,16 @@ const MB = 1 << 20;
 
 describe('memory return', () => {
   it('asks after a storm whose garbage still counts as in use (the hostile bench: 198 MB of 227 MB, 38 MB once collected)', () => {
-    expect(worthCollecting({ heapTotal: 227 * MB, heapUsed: 198 * MB }, 38 * MB)).toBe(true);
+    expect(worthCollecting({ heapTotal: 227 * MB, heapUsed: 198 * MB }, 38 * MB)).toBe('collect');
   });
 
-  it('asks when most of the heap is empty', () => {
-    expect(worthCollecting({ heapTotal: 200 * MB, heapUsed: 40 * MB }, 38 * MB)).toBe(true);
+  it('asks for the pages back when most of the heap is empty (after that collection: 48 MB in use of 190 MB)', () => {
+    expect(worthCollecting({ heapTotal: 190 * MB, heapUsed: 48 * MB }, 48 * MB)).toBe('shrink');
   });
 
   it('does not ask for a heap as it was, nor for one grown a little, nor for a small one grown by half', () => {
-    expect(worthCollecting({ heapTotal: 60 * MB, heapUsed: 40 * MB }, 38 * MB)).toBe(false);
-    expect(worthCollecting({ heapTotal: 90 * MB, heapUsed: 66 * MB }, 38 * MB)).toBe(false);
-    expect(worthCollecting({ heapTotal: 20 * MB, heapUsed: 15 * MB }, 10 * MB)).toBe(false);
+    expect(worthCollecting({ heapTotal: 60 * MB, heapUsed: 40 * MB }, 38 * MB)).toBeNull();
+    expect(worthCollecting({ heapTotal: 90 * MB, heapUsed: 66 * MB }, 38 * MB)).toBeNull();
+    expect(worthCollecting({ heapTotal: 20 * MB, heapUsed: 15 * MB }, 10 * MB)).toBeNull();
   });
 });
