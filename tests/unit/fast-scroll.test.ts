@@ -76,7 +76,7 @@ function stream(r: Prng, rows: number, pieces: number): string {
         s += r.chance(0.5) ? `\x1b[${r.int(1, rows)};${r.int(1, rows)}r` : '\x1b[r';
         break;
       case 5:
-        s += r.pick(['\r\n', '\n', '\x1bM', '\x1b[2K', '\x1b[J']);
+        s += r.pick(['\r\n', '\n', '\x1bM', '\x1b[2K', '\x1b[J', '\x1b[2J', `\x1b[${r.int(1, rows)}L`, `\x1b[${r.int(1, rows)}M`, '\x1b#8', r.chance(0.2) ? '\x1bc' : '\x1b[3J']);
         break;
       case 6:
         if (r.chance(0.3)) s += r.pick(['\x1b[?1049h', '\x1b[?1049l', '\x1b[?47h', '\x1b[?47l']);
@@ -89,7 +89,7 @@ function stream(r: Prng, rows: number, pieces: number): string {
   return s;
 }
 
-describe('fast scrolls leave the buffer xterm leaves', () => {
+describe('fast scrolls and blank lines by copy leave the buffer xterm leaves', () => {
   it('seeded streams of scrolls among coloured, wide, combining and wrapped text, in regions and both buffers', async () => {
     const r = new Prng(SEED);
     for (let round = 0; round < 24; round++) {
@@ -117,6 +117,14 @@ describe('fast scrolls leave the buffer xterm leaves', () => {
     const b = bare(80, 24);
     await writeBare(b, 'a line\r\n'.repeat(30) + '\x1b[9999S\x1b[9999T'.repeat(100));
     expect(dump(a.term)).toEqual(dump(b));
+  });
+
+  it('both buffers make their blank lines by copy, and again after a reset made new ones', async () => {
+    const a = ours(40, 10);
+    const own = (t: Terminal) => Object.values(core(t)).filter((b) => Object.prototype.hasOwnProperty.call(b, 'getBlankLine')).length;
+    expect(own(a.term)).toBeGreaterThanOrEqual(2); // normal and alt (active is one of them)
+    await writeOurs(a, 'x\x1bc\x1b[?1049hy');
+    expect(own(a.term)).toBeGreaterThanOrEqual(2);
   });
 
   it('with a marker on the buffer xterm scrolls (its splices move markers), and the marker moves as xterm moves it', async () => {
