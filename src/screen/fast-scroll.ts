@@ -94,14 +94,16 @@ export class FastScroll {
     const blank = this.blank(b, attr, ih._bufferService.cols);
     const width = blank.length;
     for (let y = top; y <= bottom; y++) if (b.lines.get(y)?.length !== width) return false;
-    // The n rows scrolled off the region come back as its new blank rows, so no line is made.
-    const off: ScrollLine[] = new Array<ScrollLine>(n);
-    if (final === 'S') {
-      for (let k = 0; k < n; k++) off[k] = b.lines.get(top + k)!;
+    if (n === height) {
+      // The whole region scrolls off: every row of it blank, each line cleared where it is (no row moves).
+      for (let y = top; y <= bottom; y++) clear(b.lines.get(y)!, blank);
+    } else if (final === 'S') {
+      // The n rows scrolled off the region come back as its new blank rows, so no line is made.
+      const off = offRows(b, top, n);
       for (let y = top; y + n <= bottom; y++) b.lines.set(y, b.lines.get(y + n)!);
       for (let k = 0; k < n; k++) b.lines.set(bottom - n + 1 + k, clear(off[k]!, blank));
     } else {
-      for (let k = 0; k < n; k++) off[k] = b.lines.get(bottom - k)!;
+      const off = offRows(b, bottom - n + 1, n).reverse();
       for (let y = bottom; y - n >= top; y--) b.lines.set(y, b.lines.get(y - n)!);
       for (let k = 0; k < n; k++) b.lines.set(top + k, clear(off[k]!, blank));
     }
@@ -117,6 +119,13 @@ export class FastScroll {
     this.blanks = [line, ...this.blanks.slice(0, 1)];
     return line;
   }
+}
+
+/** The n line objects from buffer row `from` on. */
+function offRows(b: ScrollBuffer, from: number, n: number): ScrollLine[] {
+  const off = new Array<ScrollLine>(n);
+  for (let k = 0; k < n; k++) off[k] = b.lines.get(from + k)!;
+  return off;
 }
 
 /** `line` made a copy of `blank`: its words, no combined strings or extended attributes, not wrapped. */
