@@ -10,8 +10,9 @@
 // mostly empty is collected with flavor 'last-resort' (V8's collection that reduces its footprint): after a major
 // collection V8 still kept the freed pages in its pool (the hostile bench: 48 MB in use of 190 MB, RSS 335 MB
 // against 132 MB at the start); that one gives them back to the system (in a test, RSS 922 MB → 114 MB). It is a
-// few passes at once, so only for a heap mostly empty, never for one merely grown. V8's `gc` is reached through the --expose-gc flag set at run time (v8.setFlagsFromString and
-// a fresh context, where the flag makes it appear); where that fails, nothing is done.
+// few passes at once, so only for a heap mostly empty (also right after a collection that left it so), never for one
+// merely grown. V8's `gc` is reached through the --expose-gc flag set at run time (v8.setFlagsFromString and a fresh
+// context, where the flag makes it appear); where that fails, nothing is done.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -65,8 +66,14 @@ export function startMemoryReturn(onCollect?: (freedBytes: number) => void): { s
     if (!worth || now - last < MIN_GAP_MS) return;
     last = now;
     stats.collections++;
-    void Promise.resolve(gc({ type: 'major', execution: 'async', flavor: worth === 'shrink' ? 'last-resort' : 'regular' })).then(() => {
-      const after = process.memoryUsage();
+    const collect = (flavor: 'regular' | 'last-resort') => Promise.resolve(gc({ type: 'major', execution: 'async', flavor }));
+    void collect(worth === 'shrink' ? 'last-resort' : 'regular').then(async () => {
+      let after = process.memoryUsage();
+      // The collection showed the heap mostly empty (a storm's garbage): its pages go back now, not a gap later.
+      if (worth === 'collect' && worthCollecting(after, after.heapUsed) === 'shrink') {
+        await collect('last-resort');
+        after = process.memoryUsage();
+      }
       floor = after.heapUsed;
       onCollect?.(heapTotal - after.heapTotal);
     });

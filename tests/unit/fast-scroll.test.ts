@@ -127,6 +127,24 @@ describe('fast scrolls and blank lines by copy leave the buffer xterm leaves', (
     expect(own(a.term)).toBeGreaterThanOrEqual(2);
   });
 
+  it('alternate-screen flapping reuses the lines the alternate screen dropped, also across a resize, to xterm\'s very buffer', async () => {
+    const a = ours(60, 12);
+    const b = bare(60, 12);
+    const alt = () => core(a.term).alt;
+    const flap = (k: number) => `\x1b[?1049h\x1b[H\x1b[2J\x1b[4${k % 8}mframe ${k}\x1b[0m\x1b[?1049l`;
+    await writeOurs(a, flap(0) + '\x1b[?1049h');
+    const first = new Set(Array.from({ length: 12 }, (_, y) => alt().lines.get(y)));
+    await writeOurs(a, '\x1b[?1049l' + flap(1) + '\x1b[?1049h');
+    expect(Array.from({ length: 12 }, (_, y) => alt().lines.get(y)).every((l) => first.has(l))).toBe(true);
+    await writeBare(b, flap(0) + '\x1b[?1049h\x1b[?1049l' + flap(1) + '\x1b[?1049h');
+    expect(dump(a.term)).toEqual(dump(b));
+    for (const t of [a.term, b]) t.resize(50, 14);
+    const more = '\x1b[?1049l' + [2, 3, 4].map(flap).join('') + '\x1b[?1049hon alt';
+    await writeOurs(a, more);
+    await writeBare(b, more);
+    expect(dump(a.term)).toEqual(dump(b));
+  });
+
   it('with a marker on the buffer xterm scrolls (its splices move markers), and the marker moves as xterm moves it', async () => {
     const a = ours(40, 10);
     const b = bare(40, 10);
