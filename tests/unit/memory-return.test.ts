@@ -2,7 +2,7 @@
 // a heap in use grown well past what the last full collection left (a storm's garbage in the old generation counts
 // as in use until one runs), and not for a daemon whose heap stays as it was.
 import { describe, expect, it } from 'vitest';
-import { worthCollecting } from '../../src/daemon/memory-return.js';
+import { nextFloor, worthCollecting } from '../../src/daemon/memory-return.js';
 
 const MB = 1 << 20;
 
@@ -19,5 +19,21 @@ describe('memory return', () => {
     expect(worthCollecting({ heapTotal: 60 * MB, heapUsed: 40 * MB }, 38 * MB)).toBeNull();
     expect(worthCollecting({ heapTotal: 90 * MB, heapUsed: 66 * MB }, 38 * MB)).toBeNull();
     expect(worthCollecting({ heapTotal: 20 * MB, heapUsed: 15 * MB }, 10 * MB)).toBeNull();
+  });
+});
+
+describe('the floor a collection leaves', () => {
+  it('a collection during a storm that freed much leaves the floor where it was: the storm\'s garbage is asked for later', () => {
+    // 500 panes joined and still open: the collection freed 40 MB and left 130 MB in use
+    const floor = nextFloor(35 * MB, 170 * MB, 130 * MB);
+    expect(floor).toBe(35 * MB);
+    // once they closed, 135 MB in use (33 MB once collected) is worth a collection
+    expect(worthCollecting({ heapTotal: 171 * MB, heapUsed: 135 * MB }, floor)).toBe('collect');
+  });
+
+  it('a collection that freed little means the heap grew for real: the floor rises and it is not chased', () => {
+    const floor = nextFloor(35 * MB, 140 * MB, 130 * MB);
+    expect(floor).toBe(130 * MB);
+    expect(worthCollecting({ heapTotal: 171 * MB, heapUsed: 140 * MB }, floor)).toBeNull();
   });
 });
