@@ -13,6 +13,7 @@
 // few passes at once, so only for a heap mostly empty (also right after a collection that left it so), never for one
 // merely grown. V8's `gc` is reached through the --expose-gc flag set at run time (v8.setFlagsFromString and a fresh
 // context, where the flag makes it appear); where that fails, nothing is done.
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -25,6 +26,10 @@ const MIN_GAP_MS = 30_000;
 /** Growth of the heap in use over what the last full collection left, as a share of it, beyond which (and beyond
  * SLACK_BYTES) a collection is asked for: live data that grows by itself (more panes) is not collected often. */
 const GROWTH_SHARE = 0.5;
+/** A heap merely grown is not collected while the thread was busier than this over the last check (its event-loop
+ * utilisation): a forced collection stops the thread (125 ms with 500 panes joining), which a storm's other panes
+ * and the API would wait for; V8 collects by itself while busy, and a quiet turn comes after. */
+const BUSY_SHARE = 0.5;
 
 type Gc = (o?: { type?: 'major' | 'minor'; execution?: 'sync' | 'async'; flavor?: 'regular' | 'last-resort' }) => unknown;
 
@@ -60,19 +65,24 @@ export interface MemoryReturnStats {
   collections: number;
 }
 
-/** Starts the check; returns its stop and its count of collections asked for. */
-export function startMemoryReturn(onCollect?: (freedBytes: number) => void): { stop(): void; stats: MemoryReturnStats } {
+/** Starts the check; returns its stop, its count of collections asked for, and forget(): something live at the last
+ * collection is garbage now (a pane closed: its terminal and screen), so what that collection left is no floor. */
+export function startMemoryReturn(onCollect?: (freedBytes: number) => void): { stop(): void; forget(): void; stats: MemoryReturnStats } {
   const stats: MemoryReturnStats = { collections: 0 };
   const gc = exposeGc();
-  if (!gc) return { stop() {}, stats };
+  if (!gc) return { stop() {}, forget() {}, stats };
   let last = -Infinity;
-  /** The heap in use after the last collection asked for (at first, at the start). */
+  /** The heap in use after the last collection asked for (at first, at the start), and the lowest of those. */
   let floor = process.memoryUsage().heapUsed;
+  let lowest = floor;
+  let loop: EventLoopUtilization = performance.eventLoopUtilization();
   const timer = setInterval(() => {
     const { heapTotal, heapUsed } = process.memoryUsage();
     const now = Date.now();
+    const busy = performance.eventLoopUtilization(loop);
+    loop = performance.eventLoopUtilization();
     const worth = worthCollecting({ heapTotal, heapUsed }, floor);
-    if (!worth || now - last < MIN_GAP_MS) return;
+    if (!worth || now - last < MIN_GAP_MS || (worth === 'collect' && busy.utilization > BUSY_SHARE)) return;
     last = now;
     stats.collections++;
     const collect = (flavor: 'regular' | 'last-resort') => Promise.resolve(gc({ type: 'major', execution: 'async', flavor }));
@@ -84,9 +94,10 @@ export function startMemoryReturn(onCollect?: (freedBytes: number) => void): { s
         after = process.memoryUsage();
       }
       floor = nextFloor(floor, heapUsed, after.heapUsed);
+      lowest = Math.min(lowest, after.heapUsed);
       onCollect?.(heapTotal - after.heapTotal);
     });
   }, CHECK_EVERY_MS);
   timer.unref();
-  return { stop: () => clearInterval(timer), stats };
+  return { stop: () => clearInterval(timer), forget: () => void (floor = lowest), stats };
 }

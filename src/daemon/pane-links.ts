@@ -59,14 +59,16 @@ export class PaneLinks {
               // The slice is spent: this pane is admitted in a later turn, its link quiet until then.
               held = [];
               ws.pause();
-              this.budget.later(() => {
+              const admit = (): void => {
                 if (ws.readyState !== ws.OPEN) return; // gone while it waited: no pane to open
+                if (this.budget.spent()) return this.budget.later(admit, false); // still no room in this turn
                 onMessage(data, isBinary, true);
                 const rest = held ?? [];
                 held = null;
                 for (const [d, b] of rest) onMessage(d, b);
                 ws.resume();
-              }, false);
+              };
+              this.budget.later(admit, false);
               return;
             }
             clearTimeout(helloTimer);
