@@ -26,7 +26,7 @@ const MIN_GAP_MS = 30_000;
 /** Growth of the heap in use over what the last full collection left, as a share of it, beyond which (and beyond
  * SLACK_BYTES) a collection is asked for: live data that grows by itself (more panes) is not collected often. */
 const GROWTH_SHARE = 0.5;
-/** A heap merely grown is not collected while the thread was busier than this over the last check (its event-loop
+/** No collection is asked for while the thread was busier than this since the last check (its event-loop
  * utilisation): a forced collection stops the thread (125 ms with 500 panes joining), which a storm's other panes
  * and the API would wait for; V8 collects by itself while busy, and a quiet turn comes after. */
 const BUSY_SHARE = 0.5;
@@ -82,7 +82,7 @@ export function startMemoryReturn(onCollect?: (freedBytes: number) => void): { s
     const busy = performance.eventLoopUtilization(loop);
     loop = performance.eventLoopUtilization();
     const worth = worthCollecting({ heapTotal, heapUsed }, floor);
-    if (!worth || now - last < MIN_GAP_MS || (worth === 'collect' && busy.utilization > BUSY_SHARE)) return;
+    if (!worth || now - last < MIN_GAP_MS || busy.utilization > BUSY_SHARE) return;
     last = now;
     stats.collections++;
     const collect = (flavor: 'regular' | 'last-resort') => Promise.resolve(gc({ type: 'major', execution: 'async', flavor }));
