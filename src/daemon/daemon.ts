@@ -212,6 +212,8 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
   pruneTimer.unref();
   // After a storm the heap is mostly empty but kept: it is given back (memory-return.ts).
   const memory = startMemoryReturn((freed) => o.log.info({ kind: 'daemon', event: 'heap_compacted', freedMb: Math.round(freed / 2 ** 20) }, 'empty heap given back'));
+  // A closed pane's terminal is garbage now: the heap in use the last collection saw is no floor any more.
+  registry.subscribe((m) => m.type === 'pane' && !m.pane.alive && memory.forget());
   o.log.info({ kind: 'daemon', event: 'started', url, pid: process.pid, loopback }, 'daemon started');
   const tmuxCfg = { ...o.cfg.tmux, ...o.tmux };
   tmux = tmuxCfg.enabled || remotes.length ? new TmuxPanes(registry, o.log, { sockets: tmuxCfg.sockets, env, remotes, local: tmuxCfg.enabled, programs: o.cfg.programs, presence: o.cfg.tmux.presence }) : null;

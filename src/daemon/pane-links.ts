@@ -5,6 +5,7 @@ import type { WebSocket, RawData } from 'ws';
 import { LINK_PROTOCOL_VERSION, LinkMessageError, parseLinkMessage, type LinkReply } from '../attach/link-protocol.js';
 import type { PaneRegistry } from './pane-registry.js';
 import type { Logger } from './logger.js';
+import { sharedParseBudget, type ParseBudget } from '../screen/parse-budget.js';
 
 /** A link must say hello this soon after connecting, or it is closed (a stray connection holds nothing). */
 const HELLO_TIMEOUT_MS = 5000;
@@ -17,14 +18,25 @@ export class PaneLinks {
   private readonly byPane = new Map<string, WebSocket>();
   refused = 0;
 
-  constructor(private readonly registry: PaneRegistry, private readonly log: Logger) {}
+  /**
+   * @param budget the thread's share for work that holds it (the panes' parsing shares it): a pane's hello (a
+   *   terminal, its records) is admitted in this turn while the slice lasts, else in a later one, its link paused
+   *   and its next messages held until then. 500 links saying hello at once held the daemon 451 ms in one turn.
+   */
+  constructor(private readonly registry: PaneRegistry, private readonly log: Logger, private readonly budget: ParseBudget = sharedParseBudget) {}
 
   accept(ws: WebSocket, remote: string): void {
     let paneId: string | null = null;
     let bad = 0;
+    /** Messages that came while the hello waited for a later turn (in order); null when none waits. */
+    let held: Array<[RawData, boolean]> | null = null;
     const helloTimer = setTimeout(() => ws.close(CLOSE_PROTOCOL, 'no hello'), HELLO_TIMEOUT_MS);
     helloTimer.unref();
-    ws.on('message', (data: RawData, isBinary: boolean) => {
+    const onMessage = (data: RawData, isBinary: boolean, admitted = false): void => {
+      if (held && !admitted) {
+        held.push([data, isBinary]);
+        return;
+      }
       let m;
       try {
         if (isBinary) throw new LinkMessageError('binary frames are not part of the protocol');
@@ -43,6 +55,22 @@ export class PaneLinks {
       try {
         switch (m.type) {
           case 'hello': {
+            if (!admitted && this.budget.spent()) {
+              // The slice is spent: this pane is admitted in a later turn, its link quiet until then.
+              held = [];
+              ws.pause();
+              const admit = (): void => {
+                if (ws.readyState !== ws.OPEN) return; // gone while it waited: no pane to open
+                if (this.budget.spent()) return this.budget.later(admit, false); // still no room in this turn
+                onMessage(data, isBinary, true);
+                const rest = held ?? [];
+                held = null;
+                for (const [d, b] of rest) onMessage(d, b);
+                ws.resume();
+              };
+              this.budget.later(admit, false);
+              return;
+            }
             clearTimeout(helloTimer);
             paneId = m.id;
             this.byPane.get(m.id)?.close(1000, 'replaced by a new link');
@@ -71,7 +99,8 @@ export class PaneLinks {
         this.log.warn({ kind: 'pane', event: 'link_refused', pane: paneId, remote, reason }, 'pane link message refused');
         ws.close(CLOSE_PROTOCOL, reason.slice(0, 100));
       }
-    });
+    };
+    ws.on('message', (data: RawData, isBinary: boolean) => onMessage(data, isBinary));
     const gone = () => {
       clearTimeout(helloTimer);
       if (paneId !== null && this.byPane.get(paneId) === ws) {

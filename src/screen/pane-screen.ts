@@ -11,6 +11,8 @@ import { yieldOnCostly, type CoreHandlers } from './costly-sequences.js';
 import { capPayloads } from './payload-cap.js';
 import { RowText } from './row-text.js';
 import { WritePump } from './write-pump.js';
+import { FastScroll } from './fast-scroll.js';
+import { copyBlankLines } from './blank-lines.js';
 import { xtermInternals, type CoreBuffer, type UserInputSwitch, type XtermInternals } from './xterm-internals.js';
 
 export { MAX_WRITE_PIECE } from './write-pump.js';
@@ -78,7 +80,9 @@ export class PaneScreen {
     this.tracksDirtyRows = this.hookDirtyRows(internals);
     this.userInputSwitch = internals.userInput;
     this.pump = new WritePump(this.term, () => this.parseAtOnce(), this.budget, internals.parser);
-    this.clampsInParser = this.clampInParser(internals.handlers);
+    const buffers = internals.buffers;
+    if (buffers) copyBlankLines(buffers()!);
+    this.clampsInParser = this.clampInParser(internals.handlers, internals.scroll && new FastScroll(internals.scroll));
     const p = this.term.parser;
     // xterm's parser awaits a handler's Promise (5.5 does; its typings say boolean only).
     const registerOsc = (ident: number, h: (data: string) => boolean | Promise<boolean>) => p.registerOscHandler(ident, h as (data: string) => boolean);
@@ -126,6 +130,9 @@ export class PaneScreen {
       this.term.onBell(() => this.emit({ kind: 'bell' })),
       this.buffers.onBufferChange((buf) => {
         this.markAllDirty();
+        // A reset (RIS) made new buffers: their blank lines are made by copy too (blank-lines.ts).
+        const pair = buffers?.();
+        if (pair) copyBlankLines(pair);
         this.emit({ kind: 'alt-screen', on: buf.type === 'alternate' });
       }),
     );
@@ -147,21 +154,36 @@ export class PaneScreen {
    * already found the sequence, so no chunk is scanned for it. Each is also a point where a long parse yields the
    * thread (ParseBudget). Internal API (xterm-internals.ts: a handler's count store, and a Promise returned by a
    * handler pauses the parser): without it every chunk is clamped by CsiClamp.filter instead. */
-  private clampInParser(core: CoreHandlers | null): boolean {
+  private clampInParser(core: CoreHandlers | null, fast: FastScroll | null): boolean {
     if (!core) return false;
     const term = this.term;
     for (const final of LOOPING_CSI_FINALS) {
+      // Scrolls are done by moving lines (fast-scroll.ts) when xterm's buffer has the shape for it; true: done.
+      const scroll = fast && (final === 'S' || final === 'T') ? (p: CsiParams) => this.guarded(() => fast.scroll(final, p.params[0]!)) : null;
       this.disposables.push(core.registerCsiHandler({ final }, (p: CsiParams) => {
         try {
           clampRepeatParams(p, final, term, final === 'b' ? this.precedingCellChars() : 1);
         } catch (e) {
           this.fault(e); // inside xterm's parser: thrown on, it would stop this terminal's write queue for good
         }
-        return this.budget.check(); // false: xterm's own handler runs next, on the clamped counts
+        const wait = this.budget.check(); // false: xterm's own handler runs next, on the clamped counts
+        if (!scroll) return wait;
+        return wait ? wait.then(() => scroll(p)) : scroll(p);
       }));
     }
     this.disposables.push(...yieldOnCostly(core, this.budget));
     return true;
+  }
+
+  /** `f()`, or false (xterm's own handler runs) if it threw: inside xterm's parser an exception would stop this
+   * terminal's write queue for good. */
+  private guarded(f: () => boolean): boolean {
+    try {
+      return f();
+    } catch (e) {
+      this.fault(e);
+      return false;
+    }
   }
 
   /** Characters in the cell before the cursor (what REP repeats): more than one for combining marks. */

@@ -42,6 +42,8 @@ export class WritePump {
   /** The pump's loop is running (a write from a done callback only queues). */
   private pumping = false;
   private scheduled = false;
+  /** A piece was parsed since the pump last went on (a later turn gives the others their turn first if so). */
+  private hadTurn = false;
   private current: (() => void) | undefined;
   private disposed = false;
 
@@ -91,6 +93,7 @@ export class WritePump {
           this.schedule();
           return;
         }
+        this.hadTurn = true;
         const piece = this.shift()!;
         this.inXterm = true;
         this.current = piece.done;
@@ -153,14 +156,17 @@ export class WritePump {
     if (!this.pumping) this.schedule();
   };
 
+  /** Goes on in a later turn, in the budget's fair order (ParseBudget.later). */
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(this.resume);
+    this.budget.later(this.resume, this.hadTurn);
+    this.hadTurn = false;
   }
 
   private readonly resume = (): void => {
     this.scheduled = false;
+    this.hadTurn = false;
     this.pump();
   };
 }

@@ -7,6 +7,8 @@
 // Checked against @xterm/headless 5.5.0 and 6.0.0 (XTERM_VERSIONS_CHECKED).
 import type { IDisposable, Terminal } from '@xterm/headless';
 import type { CoreHandlers } from './costly-sequences.js';
+import { scrollHandlerOf, type ScrollHandler } from './fast-scroll.js';
+import { bufferPairOf, type BufferPair } from './blank-lines.js';
 
 /** The versions the shapes below were read from (and the contract tests pass on). */
 export const XTERM_VERSIONS_CHECKED = ['5.5.0', '6.0.0'] as const;
@@ -64,12 +66,18 @@ export interface XtermInternals {
   /** The OSC and DCS handler tables, to bound what one unterminated payload may buffer. Public replacement: none
    * (a payload-size option; xterm's own limit is 10 M characters). */
   payloadHandlers: Array<Record<number, BufferingHandler[]>> | null;
+  /** The input handler's active buffer, erase attributes and dirty rows, for scrolls done by moving lines
+   * (fast-scroll.ts). Public replacement: none (xterm's scroll builds a line and splices twice per count). */
+  scroll: ScrollHandler | null;
+  /** The normal and alternate buffers, whose blank lines are then made by copy (blank-lines.ts). Public
+   * replacement: none (xterm builds each blank line cell by cell). */
+  buffers: (() => BufferPair | null) | null;
 }
 
 /** UTF-16 code units decode as they are only on a little-endian machine; elsewhere rows are read by xterm. */
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-const NONE: XtermInternals = { parser: null, userInput: null, onRefreshRows: null, handlers: null, buffer: null, payloadHandlers: null };
+const NONE: XtermInternals = { parser: null, userInput: null, onRefreshRows: null, handlers: null, buffer: null, payloadHandlers: null, scroll: null, buffers: null };
 
 /** The internals of `term` that have the shapes above; `publicOnly` gives none (the public-API path). */
 export function xtermInternals(term: Terminal, publicOnly = false): XtermInternals {
@@ -83,6 +91,8 @@ export function xtermInternals(term: Terminal, publicOnly = false): XtermInterna
     handlers: typeof core.registerCsiHandler === 'function' && typeof core.registerEscHandler === 'function' ? (core as unknown as CoreHandlers) : null,
     buffer: bufferOf(core),
     payloadHandlers: payloadHandlersOf(core),
+    scroll: scrollHandlerOf(inputHandler(core)),
+    buffers: bufferPairOf(inputHandler(core)) ? () => bufferPairOf(inputHandler(core)) : null,
   };
 }
 

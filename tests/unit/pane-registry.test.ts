@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Auth } from '../../src/web/auth.js';
 import { buildApp } from '../../src/web/build-app.js';
 import { PaneLinks } from '../../src/daemon/pane-links.js';
+import { ParseBudget } from '../../src/screen/parse-budget.js';
 import type { AddressInfo } from 'node:net';
 import { makeWebDir, TOKEN } from '../helpers/web-fake-api.js';
 import { OSC133, testRegistry, type TestRegistry } from '../helpers/web-registry.js';
@@ -235,10 +236,10 @@ describe('pane registry', () => {
 });
 
 describe('pane links', () => {
-  async function linkedApp() {
+  async function linkedApp(budget?: ParseBudget) {
     let links: PaneLinks | null = null;
     const r = testRegistry({ onLink: (_kind, ws, remote) => links!.accept(ws, remote) });
-    links = new PaneLinks(r.registry, r.log.logger);
+    links = new PaneLinks(r.registry, r.log.logger, budget);
     const web = makeWebDir();
     const app = buildApp({ api: r.registry, auth: new Auth(TOKEN, true), webDir: web.dir, loopback: true, hub: { coalesceMs: 20, maxBufferedBytes: 1 << 20, slowDropMs: 10_000 } });
     await app.fastify.listen({ host: '127.0.0.1', port: 0 });
@@ -280,6 +281,33 @@ describe('pane links', () => {
     expect(r.registry.liveCount).toBe(0);
     expect(r.registry.pane('run-1-1-abc')).toMatchObject({ alive: false, state: 'DONE' });
     expect(r.log.entries.some((e) => e.obj['event'] === 'closed' && e.obj['why'] === 'link closed')).toBe(true);
+  });
+
+  it('a hello that finds the thread\'s slice spent is admitted in a later turn, the link\'s next messages after it, in order', async () => {
+    // A budget whose slice is spent for the first two asks: the hello waits for a later turn, and finds no room there
+    // either, then is admitted (500 hellos at once held the daemon 451 ms in one turn).
+    class Spent extends ParseBudget {
+      deferred = 0;
+      private asks = 0;
+      override spent(): boolean {
+        return ++this.asks <= 2;
+      }
+      override later(go: () => void, parsed: boolean): void {
+        this.deferred++;
+        super.later(go, parsed);
+      }
+    }
+    const budget = new Spent();
+    const { r, connect } = await linkedApp(budget);
+    const link = await connect();
+    link.send(hello);
+    link.send({ type: 'output', data: 'first\r\n' });
+    link.send({ type: 'output', data: 'second\r\n' });
+    await link.waitFor((m) => m.type === 'welcome', 'welcome');
+    await until(() => r.registry.rawScreen('run-1-1-abc')?.includes('second') ?? false, 'both outputs on screen');
+    expect(r.registry.rawScreen('run-1-1-abc')!.split('\n').slice(0, 2)).toEqual(['first', 'second']);
+    expect(budget.deferred).toBe(2);
+    expect(r.log.entries.filter((e) => e.obj['event'] === 'link_refused')).toEqual([]);
   });
 
   it('a hello with the shell\'s mark nonce: marks without it are ignored, marks with it are Tier 1', async () => {

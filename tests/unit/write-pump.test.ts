@@ -126,6 +126,22 @@ describe.each(['parser', 'term.write'] as const)('WritePump, pieces handed over 
     expect(budget.yields).toBeGreaterThan(2);
   });
 
+  it('shares the slices fairly: a pane with a long queue does not keep the next slice from another that waits', async () => {
+    // One piece per turn (a slice of 0 ms). A storming pane has 40 pieces queued; a second pane's write of three
+    // pieces arrives behind it: its first goes at once, the other two get the next turns before the storm's rest.
+    const budget = new ParseBudget({ sliceMs: 0 });
+    const storm = pumpOf(budget);
+    const other = pumpOf(budget);
+    const order: string[] = [];
+    storm.pump.write('s'.repeat(MAX_WRITE_PIECE * 40), () => order.push('storm'));
+    await turn();
+    other.pump.write('o'.repeat(MAX_WRITE_PIECE * 2 + 1), () => order.push('other'));
+    await new Promise<void>((r) => storm.pump.write('', r));
+    expect(order).toEqual(['other', 'storm']);
+    // It waited for a few of the storm's pieces at most, not for all of them.
+    expect(storm.pieces().length).toBe(41);
+  });
+
   it('dispose runs the callbacks of pieces never parsed (a flush awaiting one does not hang)', async () => {
     const budget = new ParseBudget({ sliceMs: 0 });
     const { pump } = pumpOf(budget);
