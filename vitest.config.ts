@@ -9,5 +9,9 @@ export default defineConfig({
     pool: 'forks',
     // Vitest 4: one worker per core of the 2-core CI machine (poolOptions.forks.maxForks before 4).
     maxWorkers: 2,
+    // The end-to-end tests race real processes (PTYs, daemons, tmux servers, Chromium) on a loaded 2-core machine:
+    // a test that fails is run once more, and the build fails if it fails again. Vitest names each retried test in
+    // its report, so a flaky one is still seen (and a test that fails for real still fails).
+    retry: 1,
   },
 });
