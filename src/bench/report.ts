@@ -2,8 +2,12 @@
 import type { SideName, SideTiming } from './measure.js';
 import type { Workload } from './workload.js';
 
-/** The pipeline should keep at least this share of the bare parser's throughput (issue 14 raised it from 0.7). */
-export const TARGET_RATIO = 0.8;
+/** Issue 30's goals. The synthetic agent stream keeps at least this share of the bare parser's throughput (issue 14
+ * set 0.8)... */
+export const TARGET_RATIO = 0.85;
+/** ...and recorded agent output (many small writes, each read and analysed) at least this share of xterm fed the
+ * same way: what the pipeline's own work may cost. */
+export const TARGET_VS_FED = 0.8;
 const MB = 1 << 20;
 
 export interface WorkloadResult {
@@ -25,15 +29,26 @@ export const ratioVsFed = (r: WorkloadResult): number => r.fed.medianMs / r.pipe
 
 const f = (x: number, digits = 1): string => x.toFixed(digits);
 
+/** The goal a workload is judged by: recorded output by its cost over xterm fed the same way, the synthetic stream
+ * by its share of the bare parser. */
+export function goalOf(r: WorkloadResult): { figure: 'ratio' | 'vs fed'; value: number; target: number } {
+  return r.workload.name === 'corpus' ? { figure: 'vs fed', value: ratioVsFed(r), target: TARGET_VS_FED } : { figure: 'ratio', value: ratio(r), target: TARGET_RATIO };
+}
+
+export const meetsGoal = (r: WorkloadResult): boolean => {
+  const g = goalOf(r);
+  return g.value >= g.target;
+};
+
 export function humanTable(results: WorkloadResult[]): string {
-  const head = `${'workload'.padEnd(11)} ${'MB'.padStart(7)} ${'events'.padStart(8)} ${'virtual'.padStart(8)}  ${'pipeline MB/s'.padStart(13)} ${'bare MB/s'.padStart(10)} ${'ratio'.padStart(6)}  ${'vs target'.padEnd(9)}  ${'fed MB/s'.padStart(9)} ${'vs fed'.padStart(6)}`;
+  const head = `${'workload'.padEnd(11)} ${'MB'.padStart(7)} ${'events'.padStart(8)} ${'virtual'.padStart(8)}  ${'pipeline MB/s'.padStart(13)} ${'bare MB/s'.padStart(10)} ${'ratio'.padStart(6)}  ${'fed MB/s'.padStart(9)} ${'vs fed'.padStart(6)}  goal`;
   const rows = results.map((r) => {
     const w = r.workload;
     const rt = ratio(r);
     return (
       `${w.name.padEnd(11)} ${f(mb(w.bytes)).padStart(7)} ${String(w.outputEvents).padStart(8)} ${`${f(w.virtualSeconds / 60, 0)} min`.padStart(8)}  ` +
-      `${f(mbPerS(w.bytes, r.pipeline.medianMs)).padStart(13)} ${f(mbPerS(w.bytes, r.bare.medianMs)).padStart(10)} ${f(rt, 2).padStart(6)}  ${(rt >= TARGET_RATIO ? 'meets' : 'BELOW').padEnd(9)}  ` +
-      `${f(mbPerS(w.bytes, r.fed.medianMs)).padStart(9)} ${f(ratioVsFed(r), 2).padStart(6)}`
+      `${f(mbPerS(w.bytes, r.pipeline.medianMs)).padStart(13)} ${f(mbPerS(w.bytes, r.bare.medianMs)).padStart(10)} ${f(rt, 2).padStart(6)}  ` +
+      `${f(mbPerS(w.bytes, r.fed.medianMs)).padStart(9)} ${f(ratioVsFed(r), 2).padStart(6)}  ${goalOf(r).figure} >= ${goalOf(r).target}: ${meetsGoal(r) ? 'meets' : 'BELOW'}`
     );
   });
   const runs = results.map(
