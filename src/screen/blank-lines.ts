@@ -16,8 +16,8 @@
 // getNullCell, clear, lines and buffer service. A terminal reset (RIS) makes new buffers: they are given the copy again when the
 // screen sees the buffer change (PaneScreen), and until then xterm's own way is taken (slower, the same lines).
 
-/** xterm's BgFlags.HAS_EXTENDED. */
-const BG_HAS_EXTENDED = 0x10000000;
+/** xterm's BgFlags.HAS_EXTENDED: a blank cell then carries an extended-attributes object, which is not copied. */
+export const BG_HAS_EXTENDED = 0x10000000;
 
 interface Attr {
   fg: number;
@@ -28,12 +28,16 @@ interface Attr {
  * fraction of the largest pane's. */
 const MAX_POOL_BYTES = 256 << 10;
 
-interface BlankLine {
+/** The parts of xterm's BufferLine a blank line is copied through (also fast-scroll.ts's). */
+export interface LineWords {
   _data: Uint32Array;
   _combined: Record<number, string>;
   _extendedAttrs: Record<number, unknown>;
   length: number;
   isWrapped: boolean;
+}
+
+interface BlankLine extends LineWords {
   clone(): BlankLine;
 }
 
@@ -89,7 +93,7 @@ export function copyBlankLines(pair: BufferPair): void {
       const cols = this._bufferService.cols;
       if (made === null || made.length !== cols || cols === 0 || made._data[1] !== cell.fg || made._data[2] !== cell.bg) made = own.call(this, attr, false);
       const kept = take(cols);
-      const line = kept ? fill(kept, made) : made.clone();
+      const line = kept ? copyBlank(kept, made) : made.clone();
       line.isWrapped = isWrapped === undefined ? false : isWrapped;
       return line;
     };
@@ -108,8 +112,9 @@ export function copyBlankLines(pair: BufferPair): void {
   }
 }
 
-/** `line` made a copy of `blank`'s words, with no combined characters or extended attributes. */
-function fill(line: BlankLine, blank: BlankLine): BlankLine {
+/** `line` made a copy of `blank`'s words, with no combined characters or extended attributes (its wrap flag is
+ * the caller's). */
+export function copyBlank<L extends LineWords>(line: L, blank: LineWords): L {
   line._data.set(blank._data);
   if (hasKeys(line._combined)) line._combined = {};
   if (hasKeys(line._extendedAttrs)) line._extendedAttrs = {};

@@ -11,8 +11,7 @@
 // (a line of another length, markers on the buffer that xterm's splices would move, attributes with extended
 // data), it answers false and xterm's own handler runs.
 
-/** xterm's BgFlags.HAS_EXTENDED: a blank cell then carries an extended-attributes object, which is not copied. */
-const BG_HAS_EXTENDED = 0x10000000;
+import { BG_HAS_EXTENDED, copyBlank, type LineWords } from './blank-lines.js';
 
 interface Attr {
   fg: number;
@@ -20,13 +19,7 @@ interface Attr {
   extended: unknown;
 }
 
-interface ScrollLine {
-  _data: Uint32Array;
-  _combined: Record<number, string>;
-  _extendedAttrs: Record<number, unknown>;
-  length: number;
-  isWrapped: boolean;
-}
+type ScrollLine = LineWords;
 
 interface ScrollBuffer {
   ybase: number;
@@ -130,14 +123,6 @@ function offRows(b: ScrollBuffer, from: number, n: number): ScrollLine[] {
 
 /** `line` made a copy of `blank`: its words, no combined strings or extended attributes, not wrapped. */
 function clear(line: ScrollLine, blank: ScrollLine): ScrollLine {
-  line._data.set(blank._data);
-  if (hasKeys(line._combined)) line._combined = {};
-  if (hasKeys(line._extendedAttrs)) line._extendedAttrs = {};
-  line.isWrapped = false;
+  copyBlank(line, blank).isWrapped = false;
   return line;
-}
-
-function hasKeys(o: object): boolean {
-  for (const _ in o) return true;
-  return false;
 }
