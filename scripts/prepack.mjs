@@ -3,7 +3,8 @@
 // sources being packed. Builds (`npm run build`) only when dist/ is stale, so packing a fresh tree costs a few stats:
 //   - a src/**/*.ts newer than its dist/**/*.js, or with none;
 //   - a dist/**/*.js whose source is gone (tsc never deletes it, so dist/ is removed and built whole);
-//   - the dashboard (dist/web/index.html, app.js, style.css) missing or older than web/ or scripts/build-web.mjs.
+//   - the dashboard (dist/web/index.html, app.js, style.css) missing or older than web/ or scripts/build-web.mjs;
+//   - the native helper (dist/native/malloc_trim.node) missing or older than src/native/.
 // `--check` only says whether it is stale (exit 1) or fresh (exit 0); `--root DIR` checks another tree (tests).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
@@ -48,6 +49,11 @@ function staleness() {
   const oldest = Math.min(...webOut.map(mtime));
   const newer = [...files(join(root, 'web'), () => true), join(root, 'scripts', 'build-web.mjs')].find((f) => existsSync(f) && mtime(f) > oldest);
   if (newer) return { why: `${relative(root, newer)} is newer than the built dashboard` };
+  // The native helper (scripts/build-native.mjs): dist/native/malloc_trim.node, built from src/native/malloc-trim.
+  const native = join(dist, 'native', 'malloc_trim.node');
+  if (!existsSync(native)) return { why: `${relative(root, native)} is missing` };
+  const nativeSrc = files(join(src, 'native'), (n) => n.endsWith('.c') || n.endsWith('.gyp')).find((f) => mtime(f) > mtime(native));
+  if (nativeSrc) return { why: `${relative(root, nativeSrc)} is newer than ${relative(root, native)}` };
   return null;
 }
 

@@ -28,6 +28,7 @@ import { resolvePeers, type PeerSpec } from '../config/peers.js';
 import { redactText } from './redact.js';
 import { remoteSpecs } from './remotes.js';
 import { startMemoryReturn } from './memory-return.js';
+import { mallocTrim } from './malloc-trim.js';
 
 export interface DaemonOptions {
   cfg: Config;
@@ -211,7 +212,11 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
   }, PRUNE_EVERY_MS);
   pruneTimer.unref();
   // After a storm the heap is mostly empty but kept: it is given back (memory-return.ts).
-  const memory = startMemoryReturn((freed) => o.log.info({ kind: 'daemon', event: 'heap_compacted', freedMb: Math.round(freed / 2 ** 20) }, 'empty heap given back'));
+  const memory = startMemoryReturn({
+    onCollect: (freed) => o.log.info({ kind: 'daemon', event: 'heap_compacted', freedMb: Math.round(freed / 2 ** 20) }, 'empty heap given back'),
+    onTrim: (free, ms) => o.log.info({ kind: 'daemon', event: 'malloc_trimmed', freeMb: Math.round(free / 2 ** 20), ms: Math.round(ms * 10) / 10 }, 'free malloc memory given back'),
+    malloc: mallocTrim((why) => o.log.warn({ kind: 'daemon', event: 'malloc_trim_missing', why }, 'the malloc-trim helper is missing: memory freed after a storm stays resident')),
+  });
   // A closed pane's terminal is garbage now: the heap in use the last collection saw is no floor any more.
   registry.subscribe((m) => m.type === 'pane' && !m.pane.alive && memory.forget());
   o.log.info({ kind: 'daemon', event: 'started', url, pid: process.pid, loopback }, 'daemon started');

@@ -13,9 +13,13 @@
 // few passes at once, so only for a heap mostly empty (also right after a collection that left it so), never for one
 // merely grown. V8's `gc` is reached through the --expose-gc flag set at run time (v8.setFlagsFromString and a fresh
 // context, where the flag makes it appear); where that fails, nothing is done.
+// V8's collections free the ArrayBuffers (every xterm line's cells) through the C library, which keeps the freed
+// memory resident: at each check, once malloc holds MALLOC_SLACK_BYTES more free than after the last trim, it is
+// given back (malloc-trim.ts).
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import type { MallocTrim } from './malloc-trim.js';
 
 /** How often the heap is looked at (ms). */
 const CHECK_EVERY_MS = 10_000;
@@ -30,6 +34,11 @@ const GROWTH_SHARE = 0.5;
  * utilisation): a forced collection stops the thread (125 ms with 500 panes joining), which a storm's other panes
  * and the API would wait for; V8 collects by itself while busy, and a quiet turn comes after. */
 const BUSY_SHARE = 0.5;
+
+/** Free malloc memory gained since the last trim beyond which a trim is worth it (bytes). A trim takes about a
+ * millisecond; this keeps it to after a burst (88 MB free a minute after the hostile bench's storms), not every
+ * check of a daemon whose panes allocate a little. At 32 MB the storms' last 30 MB, freed after the trim, stayed. */
+const MALLOC_SLACK_BYTES = 8 << 20;
 
 type Gc = (o?: { type?: 'major' | 'minor'; execution?: 'sync' | 'async'; flavor?: 'regular' | 'last-resort' }) => unknown;
 
@@ -61,16 +70,34 @@ export function nextFloor(floor: number, before: number, after: number): number 
   return before - after < SLACK_BYTES ? after : Math.min(floor, after);
 }
 
+/** Whether malloc's free memory has grown enough since the last trim (`base`: what it held free then, lowered as
+ * that memory is used again) to give it back. */
+export function worthTrimming(free: number, base: number): boolean {
+  return free >= 0 && free - base >= MALLOC_SLACK_BYTES;
+}
+
 export interface MemoryReturnStats {
   collections: number;
+  trims: number;
+}
+
+export interface MemoryReturnOptions {
+  /** After an asked-for collection: how much smaller the heap is (bytes). */
+  onCollect?: (freedBytes: number) => void;
+  /** After a trim: how much free malloc memory it was given (bytes) and how long it took (ms). */
+  onTrim?: (freeBytes: number, ms: number) => void;
+  /** The native helper (null: no trims). */
+  malloc?: MallocTrim | null;
 }
 
 /** Starts the check; returns its stop, its count of collections asked for, and forget(): something live at the last
  * collection is garbage now (a pane closed: its terminal and screen), so what that collection left is no floor. */
-export function startMemoryReturn(onCollect?: (freedBytes: number) => void): { stop(): void; forget(): void; stats: MemoryReturnStats } {
-  const stats: MemoryReturnStats = { collections: 0 };
+export function startMemoryReturn(o: MemoryReturnOptions = {}): { stop(): void; forget(): void; stats: MemoryReturnStats } {
+  const stats: MemoryReturnStats = { collections: 0, trims: 0 };
   const gc = exposeGc();
-  if (!gc) return { stop() {}, forget() {}, stats };
+  const malloc = o.malloc ?? null;
+  if (!gc && !malloc) return { stop() {}, forget() {}, stats };
+  let mallocBase = malloc?.freeBytes() ?? -1;
   let last = -Infinity;
   /** The heap in use after the last collection asked for (at first, at the start), and the lowest of those. */
   let floor = process.memoryUsage().heapUsed;
@@ -81,8 +108,20 @@ export function startMemoryReturn(onCollect?: (freedBytes: number) => void): { s
     const now = Date.now();
     const busy = performance.eventLoopUtilization(loop);
     loop = performance.eventLoopUtilization();
+    if (busy.utilization > BUSY_SHARE) return;
+    if (malloc) {
+      const free = malloc.freeBytes();
+      if (worthTrimming(free, mallocBase)) {
+        const t0 = performance.now();
+        malloc.trim();
+        stats.trims++;
+        o.onTrim?.(free - mallocBase, performance.now() - t0);
+        mallocBase = free;
+      } else mallocBase = Math.min(mallocBase, free);
+    }
+    if (!gc) return;
     const worth = worthCollecting({ heapTotal, heapUsed }, floor);
-    if (!worth || now - last < MIN_GAP_MS || busy.utilization > BUSY_SHARE) return;
+    if (!worth || now - last < MIN_GAP_MS) return;
     last = now;
     stats.collections++;
     const collect = (flavor: 'regular' | 'last-resort') => Promise.resolve(gc({ type: 'major', execution: 'async', flavor }));
@@ -95,7 +134,7 @@ export function startMemoryReturn(onCollect?: (freedBytes: number) => void): { s
       }
       floor = nextFloor(floor, heapUsed, after.heapUsed);
       lowest = Math.min(lowest, after.heapUsed);
-      onCollect?.(heapTotal - after.heapTotal);
+      o.onCollect?.(heapTotal - after.heapTotal);
     });
   }, CHECK_EVERY_MS);
   timer.unref();

@@ -2,7 +2,7 @@
 // a heap in use grown well past what the last full collection left (a storm's garbage in the old generation counts
 // as in use until one runs), and not for a daemon whose heap stays as it was.
 import { describe, expect, it } from 'vitest';
-import { nextFloor, worthCollecting } from '../../src/daemon/memory-return.js';
+import { nextFloor, worthCollecting, worthTrimming } from '../../src/daemon/memory-return.js';
 
 const MB = 1 << 20;
 
@@ -35,5 +35,18 @@ describe('the floor a collection leaves', () => {
     const floor = nextFloor(35 * MB, 140 * MB, 130 * MB);
     expect(floor).toBe(130 * MB);
     expect(worthCollecting({ heapTotal: 171 * MB, heapUsed: 140 * MB }, floor)).toBeNull();
+  });
+});
+
+describe('when free malloc memory is given back', () => {
+  it('after a storm: malloc holds much more free than after the last trim (the hostile bench: 88 MB)', () => {
+    expect(worthTrimming(88 * MB, 1 * MB)).toBe(true);
+    expect(worthTrimming(40 * MB, 30 * MB)).toBe(true);
+  });
+
+  it('not for the little a quiet daemon frees and reuses, nor where the C library does not say', () => {
+    expect(worthTrimming(5 * MB, 1 * MB)).toBe(false);
+    expect(worthTrimming(30 * MB, 30 * MB)).toBe(false);
+    expect(worthTrimming(-1, -1)).toBe(false);
   });
 });

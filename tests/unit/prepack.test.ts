@@ -31,10 +31,11 @@ function tree(): string {
   put(root, 'src/web/auth.ts', 100);
   put(root, 'web/src/main.ts', 100);
   put(root, 'scripts/build-web.mjs', 100);
-  for (const f of ['dist/cli/main.js', 'dist/web/auth.js', 'dist/web/index.html', 'dist/web/app.js', 'dist/web/style.css']) put(root, f, 50);
+  put(root, 'src/native/malloc-trim/malloc_trim.c', 100);
+  for (const f of ['dist/cli/main.js', 'dist/web/auth.js', 'dist/web/index.html', 'dist/web/app.js', 'dist/web/style.css', 'dist/native/malloc_trim.node']) put(root, f, 50);
   put(root, 'build.mjs', 100, `import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 appendFileSync('builds', 'x');
-for (const f of ['dist/cli/main.js', 'dist/web/auth.js', 'dist/web/index.html', 'dist/web/app.js', 'dist/web/style.css']) writeFileSync(f, '');
+for (const f of ['dist/cli/main.js', 'dist/web/auth.js', 'dist/web/index.html', 'dist/web/app.js', 'dist/web/style.css', 'dist/native/malloc_trim.node']) writeFileSync(f, '');
 `);
   put(root, 'package.json', 100, JSON.stringify({ name: 't', version: '1.0.0', scripts: { build: 'node build.mjs' } }));
   return root;
@@ -66,6 +67,15 @@ describe('prepack freshness', () => {
     const b = tree();
     put(b, 'web/style.css', 10);
     expect(check(b)).toEqual({ code: 1, out: 'stale: web/style.css is newer than the built dashboard' });
+  });
+
+  it('is stale when the native helper is missing or older than its C source', () => {
+    const a = tree();
+    put(a, 'src/native/malloc-trim/malloc_trim.c', 10);
+    expect(check(a)).toEqual({ code: 1, out: 'stale: src/native/malloc-trim/malloc_trim.c is newer than dist/native/malloc_trim.node' });
+    const b = tree();
+    rmSync(join(b, 'dist/native/malloc_trim.node'));
+    expect(check(b)).toEqual({ code: 1, out: 'stale: dist/native/malloc_trim.node is missing' });
   });
 });
 
