@@ -94,7 +94,10 @@ async function daemonFor(t: BenchTmux): Promise<DaemonProcess> {
   process.env['TMUX_TMPDIR'] = t.dir;
   delete process.env['TMUX'];
   try {
-    return await startDaemonProcess({ tmux: true });
+    // $BENCH_DAEMON_NODE_FLAGS and $BENCH_DAEMON_OUTPUT as in the daemon bench (--cpu-prof, --trace-gc…).
+    const nodeFlags = process.env['BENCH_DAEMON_NODE_FLAGS']?.split(/\s+/).filter(Boolean);
+    const outputFile = process.env['BENCH_DAEMON_OUTPUT'];
+    return await startDaemonProcess({ tmux: true, ...(nodeFlags?.length && { nodeFlags }), ...(outputFile && { outputFile }) });
   } finally {
     if (saved.dir === undefined) delete process.env['TMUX_TMPDIR'];
     else process.env['TMUX_TMPDIR'] = saved.dir;
