@@ -214,7 +214,7 @@ async function startClaimed(o: DaemonOptions, { env, host, port, loopback, dbPat
   // After a storm the heap is mostly empty but kept: it is given back (memory-return.ts).
   const memory = startMemoryReturn({
     onCollect: (freed) => o.log.info({ kind: 'daemon', event: 'heap_compacted', freedMb: Math.round(freed / 2 ** 20) }, 'empty heap given back'),
-    onTrim: (free, ms) => o.log.info({ kind: 'daemon', event: 'malloc_trimmed', freeMb: Math.round(free / 2 ** 20), ms: Math.round(ms * 10) / 10 }, 'free malloc memory given back'),
+    onTrim: (free, ms) => o.log.debug({ kind: 'daemon', event: 'malloc_trimmed', freeMb: Math.round(free / 2 ** 20), ms: Math.round(ms * 10) / 10 }, 'free malloc memory given back'),
     malloc: mallocTrim((why) => o.log.warn({ kind: 'daemon', event: 'malloc_trim_missing', why }, 'the malloc-trim helper is missing: memory freed after a storm stays resident')),
   });
   // A closed pane's terminal is garbage now: the heap in use the last collection saw is no floor any more.
