@@ -127,22 +127,6 @@ describe('run: one-shot programs are unchanged', () => {
     expect(w.transitions().map(brief), w.diag()).toEqual(['RUNNING t1 run.command_executed', 'DONE t1 run.command_finished']);
   });
 
-  it("python3's own REPL: at rest at `>>>` (readline waits in select on the terminal), RUNNING while a line runs, DONE after", async () => {
-    const { w } = wrapped(['--', 'python3', '-q']);
-    await w.waitOutput('the prompt', (o) => o.includes('>>> '));
-    await sleep(QUIET_LOOK_MS);
-    // a REPL starting is a session at rest, not a command run: nothing to say yet
-    expect(w.transitions().map(brief), w.diag()).toEqual([]);
-    for (const word of ['slept', 'again']) {
-      const before = w.transitions().length;
-      await w.typeLine(`import time; time.sleep(1.5); print("answer: " + "${word}")`);
-      await w.waitOutput(`the answer ${word}`, (o) => o.includes(`answer: ${word}`));
-      await w.transition('the rest after the line', (e) => e.state === 'DONE', before - 1);
-      await sleep(QUIET_LOOK_MS);
-      expect(w.transitions().slice(before).map(brief), w.diag()).toEqual(['RUNNING t3 turn.anchor_evidence', 'DONE t1 run.reads_terminal']);
-    }
-  });
-
   it('python3 -c: RUNNING, then DONE with its last line', async () => {
     const { w } = wrapped(['--', 'python3', '-c', 'import time; time.sleep(1); print("ok")']);
     expect((await w.exited()).exitCode).toBe(0);
