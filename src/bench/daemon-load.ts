@@ -7,7 +7,7 @@ import { positiveIntOption } from './options.js';
 import { loadCorpus } from './corpus.js';
 import { FeedClient } from './daemon-feed.js';
 import { commandFor, ReplayLink } from './daemon-panes.js';
-import { CpuWindow, memoryKb, RssSampler, startDaemonProcess, type DaemonProcess } from './daemon-proc.js';
+import { CpuWindow, daemonDiagnostics, memoryKb, RssSampler, startDaemonProcess, type DaemonProcess } from './daemon-proc.js';
 import type { DaemonResult } from './daemon-report.js';
 
 export interface DaemonBenchOptions {
@@ -44,7 +44,6 @@ const IDLE_SLICE_S = 5;
 
 export function daemonOptions(options: Map<string, string | true>, env: NodeJS.ProcessEnv = process.env): DaemonBenchOptions {
   const int = (name: string, fallback: number) => positiveIntOption(options, name, fallback);
-  const nodeFlags = env['BENCH_DAEMON_NODE_FLAGS']?.split(/\s+/).filter(Boolean);
   return {
     panes: int('daemon-panes', DEFAULTS.panes),
     seconds: int('daemon-seconds', DEFAULTS.seconds),
@@ -52,8 +51,7 @@ export function daemonOptions(options: Map<string, string | true>, env: NodeJS.P
     staggerS: DEFAULTS.staggerS,
     settleS: DEFAULTS.settleS,
     probe: env['BENCH_DAEMON_PROBE'] !== '0',
-    ...(nodeFlags?.length && { nodeFlags }),
-    ...(env['BENCH_DAEMON_OUTPUT'] && { outputFile: env['BENCH_DAEMON_OUTPUT'] }),
+    ...daemonDiagnostics(env),
   };
 }
 

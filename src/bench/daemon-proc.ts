@@ -136,6 +136,14 @@ export interface DaemonProcess {
   stop(): Promise<{ code: number | null; signal: string | null; killed: boolean }>;
 }
 
+/** The daemon's diagnostics a bench run asks for in its environment: $BENCH_DAEMON_NODE_FLAGS (space-separated node
+ * flags, e.g. --cpu-prof or --trace-gc) and $BENCH_DAEMON_OUTPUT (a file for its stdout and stderr). */
+export function daemonDiagnostics(env: NodeJS.ProcessEnv = process.env): Pick<StartOptions, 'nodeFlags' | 'outputFile'> {
+  const nodeFlags = env['BENCH_DAEMON_NODE_FLAGS']?.split(/\s+/).filter(Boolean);
+  const outputFile = env['BENCH_DAEMON_OUTPUT'];
+  return { ...(nodeFlags?.length && { nodeFlags }), ...(outputFile && { outputFile }) };
+}
+
 export interface StartOptions {
   /** Node flags for the daemon only, before its script (e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`, which NODE_OPTIONS refuses). */
   nodeFlags?: string[];

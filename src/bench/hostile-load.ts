@@ -16,7 +16,7 @@ import { LINK_PROTOCOL_VERSION, type LinkHello } from '../attach/link-protocol.j
 import { loadCorpus } from './corpus.js';
 import { FeedClient } from './daemon-feed.js';
 import { commandFor, ReplayLink } from './daemon-panes.js';
-import { memoryKb, startDaemonProcess, type DaemonProcess } from './daemon-proc.js';
+import { daemonDiagnostics, memoryKb, startDaemonProcess, type DaemonProcess } from './daemon-proc.js';
 import type { ProbeFigures } from './daemon-probe.js';
 import { ControlServer, HealthPoller, measureWrapperExit, type WrapperExit } from './hostile-probes.js';
 import { STORMS, type Storm } from './hostile-storms.js';
@@ -37,8 +37,9 @@ export interface HostileBenchOptions {
   restSeconds: number;
   /** The same windows with the storm panes attached and silent: what the machine gives without them. */
   control: boolean;
-  /** Node flags for the daemon ($BENCH_DAEMON_NODE_FLAGS, as in the daemon bench). */
+  /** Node flags for the daemon and a file for its output ($BENCH_DAEMON_NODE_FLAGS, $BENCH_DAEMON_OUTPUT: daemon-proc.ts). */
   nodeFlags?: string[];
+  outputFile?: string;
 }
 export const HOSTILE_VALUE_OPTIONS = ['hostile-seconds', 'hostile-panes', 'hostile-storms', 'hostile-joins', 'hostile-rest'];
 export const HOSTILE_FLAGS = ['hostile-control'];
@@ -54,7 +55,6 @@ const SEED = 0x4057113;
 const STORM_CHILD = join(dirname(fileURLToPath(import.meta.url)), 'storm-child.js');
 
 export function hostileOptions(options: Map<string, string | true>, env: NodeJS.ProcessEnv = process.env): HostileBenchOptions {
-  const nodeFlags = env['BENCH_DAEMON_NODE_FLAGS']?.split(/\s+/).filter(Boolean);
   const list = options.get('hostile-storms');
   const storms = typeof list === 'string' ? list.split(',').map((s) => s.trim()) : [...STORMS];
   for (const s of storms) if (!(STORMS as readonly string[]).includes(s)) throw new Error(`--hostile-storms: unknown storm ${JSON.stringify(s)} (${STORMS.join(', ')})`);
@@ -65,7 +65,7 @@ export function hostileOptions(options: Map<string, string | true>, env: NodeJS.
     joins: positiveIntOption(options, 'hostile-joins', DEFAULTS.joins),
     restSeconds: positiveIntOption(options, 'hostile-rest', DEFAULTS.rest),
     control: options.has('hostile-control'),
-    ...(nodeFlags?.length && { nodeFlags }),
+    ...daemonDiagnostics(env),
   };
 }
 
@@ -99,7 +99,7 @@ export interface HostileResult {
 export async function runHostileBench(o: HostileBenchOptions, progress: (msg: string) => void): Promise<HostileResult> {
   const corpus = loadCorpus();
   progress('hostile: starting a daemon and a control server');
-  const d = await startDaemonProcess({ probe: true, ...(o.nodeFlags && { nodeFlags: o.nodeFlags }) });
+  const d = await startDaemonProcess({ probe: true, ...(o.nodeFlags && { nodeFlags: o.nodeFlags }), ...(o.outputFile && { outputFile: o.outputFile }) });
   const controlServer = new ControlServer();
   const feed = new FeedClient();
   const links: ReplayLink[] = [];

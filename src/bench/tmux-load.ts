@@ -16,7 +16,7 @@ import { replayCast } from '../daemon/replay.js';
 import { positiveIntOption } from './options.js';
 import { playIntoFifos } from './fifo-player.js';
 import { loadCorpus } from './corpus.js';
-import { cpuSeconds, CpuWindow, memoryKb, startDaemonProcess, type DaemonProcess } from './daemon-proc.js';
+import { cpuSeconds, CpuWindow, daemonDiagnostics, memoryKb, startDaemonProcess, type DaemonProcess } from './daemon-proc.js';
 
 /** Daemon CPU with the tmux panes silent, % of one core (issue 30: a silent pane costs nothing but memory). */
 const TMUX_IDLE_TARGET_PCT = 0.5;
@@ -94,10 +94,7 @@ async function daemonFor(t: BenchTmux): Promise<DaemonProcess> {
   process.env['TMUX_TMPDIR'] = t.dir;
   delete process.env['TMUX'];
   try {
-    // $BENCH_DAEMON_NODE_FLAGS and $BENCH_DAEMON_OUTPUT as in the daemon bench (--cpu-prof, --trace-gc…).
-    const nodeFlags = process.env['BENCH_DAEMON_NODE_FLAGS']?.split(/\s+/).filter(Boolean);
-    const outputFile = process.env['BENCH_DAEMON_OUTPUT'];
-    return await startDaemonProcess({ tmux: true, ...(nodeFlags?.length && { nodeFlags }), ...(outputFile && { outputFile }) });
+    return await startDaemonProcess({ tmux: true, ...daemonDiagnostics() });
   } finally {
     if (saved.dir === undefined) delete process.env['TMUX_TMPDIR'];
     else process.env['TMUX_TMPDIR'] = saved.dir;
