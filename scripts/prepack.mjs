@@ -4,7 +4,8 @@
 //   - a src/**/*.ts newer than its dist/**/*.js, or with none;
 //   - a dist/**/*.js whose source is gone (tsc never deletes it, so dist/ is removed and built whole);
 //   - the dashboard (dist/web/index.html, app.js, style.css) missing or older than web/ or scripts/build-web.mjs;
-//   - the native helper (dist/native/malloc_trim.node) missing or older than src/native/.
+//   - the native helper (dist/native/malloc_trim.node) missing or older than src/native/;
+//   - the built schema validator (dist/config/schema-validator.cjs) missing or older than config/schema.json.
 // `--check` only says whether it is stale (exit 1) or fresh (exit 0); `--root DIR` checks another tree (tests).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
@@ -54,6 +55,11 @@ function staleness() {
   if (!existsSync(native)) return { why: `${relative(root, native)} is missing` };
   const nativeSrc = files(join(src, 'native'), (n) => n.endsWith('.c') || n.endsWith('.gyp')).find((f) => mtime(f) > mtime(native));
   if (nativeSrc) return { why: `${relative(root, nativeSrc)} is newer than ${relative(root, native)}` };
+  // scripts/build-schema-validator.mjs: config/schema.json compiled once (a stale one is only ever a slower start).
+  const validator = join(dist, 'config', 'schema-validator.cjs');
+  if (!existsSync(validator)) return { why: `${relative(root, validator)} is missing` };
+  const schema = join(root, 'config', 'schema.json');
+  if (existsSync(schema) && mtime(schema) > mtime(validator)) return { why: `config/schema.json is newer than ${relative(root, validator)}` };
   return null;
 }
 

@@ -4,8 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonSchema } from './config-schema.js';
+import { schemaValidator } from './schema-validator.js';
 
 /** The published schema, next to the defaults it was made from. */
 export const SCHEMA_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'config', 'schema.json');
@@ -14,11 +15,8 @@ let compiled: { validate: ValidateFunction; schema: JsonSchema } | null = null;
 
 function validator(): { validate: ValidateFunction; schema: JsonSchema } {
   if (!compiled) {
-    const schema = JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as JsonSchema;
-    const ajv = new Ajv({ allErrors: true, strict: true });
-    ajv.addKeyword({ keyword: 'x-regex', schemaType: 'boolean' }); // marks regex strings: compiled by the loader
-    ajv.addKeyword({ keyword: 'x-expected', schemaType: 'string' }); // what a refusal says the value should be
-    compiled = { validate: ajv.compile(schema), schema };
+    const text = readFileSync(SCHEMA_PATH, 'utf8');
+    compiled = { validate: schemaValidator(text).validate, schema: JSON.parse(text) as JsonSchema };
   }
   return compiled;
 }

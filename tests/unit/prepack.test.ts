@@ -32,10 +32,11 @@ function tree(): string {
   put(root, 'web/src/main.ts', 100);
   put(root, 'scripts/build-web.mjs', 100);
   put(root, 'src/native/malloc-trim/malloc_trim.c', 100);
-  for (const f of ['dist/cli/main.js', 'dist/web/auth.js', 'dist/web/index.html', 'dist/web/app.js', 'dist/web/style.css', 'dist/native/malloc_trim.node']) put(root, f, 50);
+  put(root, 'config/schema.json', 100);
+  for (const f of ['dist/cli/main.js', 'dist/web/auth.js', 'dist/web/index.html', 'dist/web/app.js', 'dist/web/style.css', 'dist/native/malloc_trim.node', 'dist/config/schema-validator.cjs']) put(root, f, 50);
   put(root, 'build.mjs', 100, `import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 appendFileSync('builds', 'x');
-for (const f of ['dist/cli/main.js', 'dist/web/auth.js', 'dist/web/index.html', 'dist/web/app.js', 'dist/web/style.css', 'dist/native/malloc_trim.node']) writeFileSync(f, '');
+for (const f of ['dist/cli/main.js', 'dist/web/auth.js', 'dist/web/index.html', 'dist/web/app.js', 'dist/web/style.css', 'dist/native/malloc_trim.node', 'dist/config/schema-validator.cjs']) writeFileSync(f, '');
 `);
   put(root, 'package.json', 100, JSON.stringify({ name: 't', version: '1.0.0', scripts: { build: 'node build.mjs' } }));
   return root;
@@ -76,6 +77,15 @@ describe('prepack freshness', () => {
     const b = tree();
     rmSync(join(b, 'dist/native/malloc_trim.node'));
     expect(check(b)).toEqual({ code: 1, out: 'stale: dist/native/malloc_trim.node is missing' });
+  });
+
+  it('is stale when the built schema validator is missing or older than the schema', () => {
+    const a = tree();
+    put(a, 'config/schema.json', 10);
+    expect(check(a)).toEqual({ code: 1, out: 'stale: config/schema.json is newer than dist/config/schema-validator.cjs' });
+    const b = tree();
+    rmSync(join(b, 'dist/config/schema-validator.cjs'));
+    expect(check(b)).toEqual({ code: 1, out: 'stale: dist/config/schema-validator.cjs is missing' });
   });
 });
 
