@@ -70,22 +70,17 @@ describe('prepack freshness', () => {
     expect(check(b)).toEqual({ code: 1, out: 'stale: web/style.css is newer than the built dashboard' });
   });
 
-  it('is stale when the native helper is missing or older than its C source', () => {
+  // The outputs built by a script of their own, each from one source: stale when older than it, or missing.
+  it.each([
+    ['the native helper', 'src/native/malloc-trim/malloc_trim.c', 'dist/native/malloc_trim.node'],
+    ['the built schema validator', 'config/schema.json', 'dist/config/schema-validator.cjs'],
+  ])('is stale when %s is missing or older than its source', (_what, source, output) => {
     const a = tree();
-    put(a, 'src/native/malloc-trim/malloc_trim.c', 10);
-    expect(check(a)).toEqual({ code: 1, out: 'stale: src/native/malloc-trim/malloc_trim.c is newer than dist/native/malloc_trim.node' });
+    put(a, source, 10);
+    expect(check(a)).toEqual({ code: 1, out: `stale: ${source} is newer than ${output}` });
     const b = tree();
-    rmSync(join(b, 'dist/native/malloc_trim.node'));
-    expect(check(b)).toEqual({ code: 1, out: 'stale: dist/native/malloc_trim.node is missing' });
-  });
-
-  it('is stale when the built schema validator is missing or older than the schema', () => {
-    const a = tree();
-    put(a, 'config/schema.json', 10);
-    expect(check(a)).toEqual({ code: 1, out: 'stale: config/schema.json is newer than dist/config/schema-validator.cjs' });
-    const b = tree();
-    rmSync(join(b, 'dist/config/schema-validator.cjs'));
-    expect(check(b)).toEqual({ code: 1, out: 'stale: dist/config/schema-validator.cjs is missing' });
+    rmSync(join(b, output));
+    expect(check(b)).toEqual({ code: 1, out: `stale: ${output} is missing` });
   });
 });
 
