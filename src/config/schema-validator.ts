@@ -1,10 +1,11 @@
 // The configuration schema's validator. ajv turns config/schema.json into code; doing that at run time cost every
 // command run with a configuration file (the person's own, or --config) 110-120 ms and 29 MB of garbage (loading
-// one: 132-142 ms, against 21-30 ms built). In the daemon that was half of its start-up allocation, and V8's memory reducer waits until the allocation rate it averages over the last collections is
-// low: with the start-up burst that big, its collection slipped from 8 s to 16 s after start, into a quiet
-// daemon's first idle minute. So the build compiles the schema once (scripts/build-schema-validator.mjs writes
-// ajv's standalone code to dist/config/schema-validator.cjs), stamped with the schema's sha256. A schema edited
-// since the build (or no build: tests run the sources) is compiled here, as before: same options, same errors.
+// one: 132-142 ms, against 21-30 ms built). In the daemon that was half of its start-up allocation, and V8's memory
+// reducer waits until the allocation rate it averages over the last collections is low: with the start-up burst
+// that big, its collection slipped from 8 s to 16 s after start, into a quiet daemon's first idle minute. So the
+// build compiles the schema once (scripts/build-schema-validator.mjs writes ajv's standalone code to
+// dist/config/schema-validator.cjs), stamped with the schema's sha256. A schema edited since the build, a built file
+// that does not load, or no build (tests run the sources): compiled here, as before, with the same options.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -35,7 +36,12 @@ function newAjv(source: boolean): Ajv {
 export function schemaValidator(schemaText: string, dir = HERE): { validate: ValidateFunction; precompiled: boolean } {
   const file = join(dir, PRECOMPILED_NAME);
   if (existsSync(file)) {
-    const built = require(file) as ValidateFunction & { schemaSha256?: string };
+    let built: (ValidateFunction & { schemaSha256?: string }) | null = null;
+    try {
+      built = require(file) as ValidateFunction & { schemaSha256?: string };
+    } catch {
+      // A damaged build output costs a slower start, never the configuration.
+    }
     if (typeof built === 'function' && built.schemaSha256 === schemaDigest(schemaText)) return { validate: built, precompiled: true };
   }
   return { validate: newAjv(false).compile(JSON.parse(schemaText) as object), precompiled: false };

@@ -51,6 +51,15 @@ describe('schema validator', () => {
     expect(invalid).toBeGreaterThanOrEqual(6);
   });
 
+  it('a built file that does not load is compiled past', () => {
+    const broken = mkdtempSync(join(tmp, 'schema-broken-'));
+    writeFileSync(join(broken, PRECOMPILED_NAME), 'module.exports = ;');
+    const v = schemaValidator(schemaText, broken);
+    expect(v.precompiled).toBe(false);
+    expect(v.validate({ thresholds: { tick_s: 'x' } })).toBe(false);
+    rmSync(broken, { recursive: true, force: true });
+  });
+
   it('is not used for a schema edited since the build', () => {
     const edited = schemaText.replace('"tick_s": {', '"tick_s": { "maximum": 5,');
     expect(edited).not.toBe(schemaText);
