@@ -8,7 +8,7 @@
 // run's, whole; the exit code is non-zero when either run fails.
 // With arguments (`npm test -- tests/unit/x.test.ts`) it is plain `vitest run` with them.
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,13 +34,12 @@ if (args.length) process.exit(await run(args, 'inherit'));
 
 const dir = mkdtempSync(join(tmpdir(), 'ts-test-'));
 const logFile = join(dir, 'wall-clock.log');
-const log = createWriteStream(logFile);
-await new Promise((r) => log.on('open', r));
+const log = openSync(logFile, 'w');
 process.stdout.write(`test: the wall-clock tests (${WALL_CLOCK}) run beside the others, one worker; their output follows the main run's\n`);
 const side = run([WALL_CLOCK_FILTER, '--maxWorkers=1'], ['ignore', log, log]);
 const main = await run(['--exclude', WALL_CLOCK], 'inherit');
 const sideCode = await side;
-log.end();
+closeSync(log);
 process.stdout.write(`\ntest: the wall-clock tests (${WALL_CLOCK}):\n`);
 process.stdout.write(readFileSync(logFile, 'utf8'));
 rmSync(dir, { recursive: true, force: true });
