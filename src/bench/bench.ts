@@ -36,8 +36,9 @@ const SYNTHETIC_ROWS = 40;
 
 const USAGE = `usage: npm run bench -- [--json] [--runs N] [--mb N] [--only synthetic|corpus|daemon|hostile|tmux|remote|all] [--side both|pipeline|bare|fed]
   --side pipeline|bare|fed  time one side only (for node --cpu-prof; no ratio is printed)
-  bare: xterm fed by its plain write() (the ratio's baseline); fed: xterm fed as a pane's screen feeds it (parsed at
-  once, 4 KB pieces), so "vs fed" is what the pipeline's own work costs
+  bare: stock xterm fed by its plain write() (the ratio's baseline); fed: xterm fed as a pane's screen feeds it (parsed
+  at once, 4 KB pieces) and doing its own work the screen's ways (lean-xterm.ts), so "vs fed" is what the pipeline's
+  own work costs
 ${DAEMON_USAGE}
 ${HOSTILE_USAGE}
 ${TMUX_USAGE}
@@ -104,7 +105,7 @@ async function main(argv: string[]): Promise<void> {
   const out = process.stdout;
   if (results.length) {
     out.write(`termsupervisor bench: full pipeline (replayCast, default config) vs bare @xterm/headless on the same bytes\n`);
-    out.write(`(bare: fed by xterm's plain write(); fed: fed as a pane's screen feeds it, so "vs fed" is the pipeline's own cost)\n`);
+    out.write(`(bare: stock xterm, fed by its plain write(); fed: the screen's xterm fed as a pane's screen feeds it, so "vs fed" is the pipeline's own cost)\n`);
     out.write(`median of ${results.map((r) => `${runsOf(r.workload)} (${r.workload.name})`).join(', ')} timed runs per side after ${WARMUP_MIN_MS / 1000} s of warm-up passes (first ${WARMUP_BYTES >> 20} MiB each); MB = MiB of UTF-8 output; node ${process.version}, ${cpus().length} CPU(s)\n\n`);
     out.write(humanTable(results) + '\n\n');
     out.write(`memory: peak RSS ${mem.peakRss.toFixed(0)} MB (whole process, includes the in-memory synthetic cast); `);

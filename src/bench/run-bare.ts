@@ -6,8 +6,9 @@
 // is parsed on a later timer turn): the bare parser of every ratio the bench has reported. `immediate` feeds it
 // exactly as a replayed pane's screen is fed: chunks of one frame merged as ReplaySource merges them, handed over by a
 // WritePump (src/screen/write-pump.ts: MAX_WRITE_PIECE pieces, each parsed at once, the thread yielded between
-// pieces once a parse slice is spent), so the pipeline's ratio against it is what the pipeline's own work costs,
-// with no difference in how xterm is fed.
+// pieces once a parse slice is spent), to the same xterm (lean-xterm.ts: the screen's cheaper ways of doing xterm's
+// own work), so the pipeline's ratio against it is what the pipeline's own work costs, with no difference in how
+// xterm is fed or what it does.
 import xtermHeadless from '@xterm/headless';
 import type { Terminal as XTerminal } from '@xterm/headless';
 import type { Cast } from '../attach/asciicast.js';
@@ -18,6 +19,7 @@ import { ParseBudget } from '../screen/parse-budget.js';
 import { MAX_MERGED_CHARS, SAME_FRAME_S } from '../attach/replay-source.js';
 import type { Workload } from './workload.js';
 import { xtermInternals } from '../screen/xterm-internals.js';
+import { leanXterm } from '../screen/lean-xterm.js';
 
 const { Terminal } = xtermHeadless;
 /** A resize event's payload, as ReplaySource reads it. */
@@ -31,8 +33,11 @@ export async function runBare(w: Workload, feed: BareFeed = 'queued'): Promise<v
 
 async function parseBare(cast: Cast, feed: BareFeed): Promise<void> {
   const term: XTerminal = new Terminal({ cols: cast.header.width, rows: cast.header.height, scrollback: SCREEN_SCROLLBACK_LINES, allowProposedApi: true });
+  const internals = xtermInternals(term);
   // The switch a pane's screen throws (PaneScreen.parseAtOnce).
-  const userInput = xtermInternals(term).userInput;
+  const userInput = internals.userInput;
+  // Fed as a pane's screen: also the same xterm, doing its own work the screen's cheaper ways (lean-xterm.ts).
+  const lean = feed === 'immediate' ? leanXterm(term, internals) : null;
   const pump = feed === 'immediate' ? new WritePump(term, () => (userInput ? userInput.handleUserInput() : term.input('', true)), new ParseBudget()) : null;
   let pending = 0;
   let resume: (() => void) | null = null;
@@ -64,5 +69,6 @@ async function parseBare(cast: Cast, feed: BareFeed): Promise<void> {
     }
   }
   await new Promise<void>((r) => (pump ?? term).write('', r)); // the pane's flush() takes the same path
+  lean?.dispose();
   term.dispose();
 }

@@ -12,7 +12,7 @@ import { capPayloads } from './payload-cap.js';
 import { RowText } from './row-text.js';
 import { WritePump } from './write-pump.js';
 import { FastScroll } from './fast-scroll.js';
-import { copyBlankLines } from './blank-lines.js';
+import { leanXterm } from './lean-xterm.js';
 import { xtermInternals, type CoreBuffer, type UserInputSwitch, type XtermInternals } from './xterm-internals.js';
 
 export { MAX_WRITE_PIECE } from './write-pump.js';
@@ -80,8 +80,7 @@ export class PaneScreen {
     this.tracksDirtyRows = this.hookDirtyRows(internals);
     this.userInputSwitch = internals.userInput;
     this.pump = new WritePump(this.term, () => this.parseAtOnce(), this.budget, internals.parser);
-    const buffers = internals.buffers;
-    if (buffers) copyBlankLines(buffers()!);
+    this.disposables.push(leanXterm(this.term, internals));
     this.clampsInParser = this.clampInParser(internals.handlers, internals.scroll && new FastScroll(internals.scroll));
     const p = this.term.parser;
     // xterm's parser awaits a handler's Promise (5.5 does; its typings say boolean only).
@@ -130,9 +129,6 @@ export class PaneScreen {
       this.term.onBell(() => this.emit({ kind: 'bell' })),
       this.buffers.onBufferChange((buf) => {
         this.markAllDirty();
-        // A reset (RIS) made new buffers: their blank lines are made by copy too (blank-lines.ts).
-        const pair = buffers?.();
-        if (pair) copyBlankLines(pair);
         this.emit({ kind: 'alt-screen', on: buf.type === 'alternate' });
       }),
     );

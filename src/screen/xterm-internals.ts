@@ -9,6 +9,7 @@ import type { IDisposable, Terminal } from '@xterm/headless';
 import type { CoreHandlers } from './costly-sequences.js';
 import { scrollHandlerOf, type ScrollHandler } from './fast-scroll.js';
 import { bufferPairOf, type BufferPair } from './blank-lines.js';
+import { scrollServiceOf, type ScrollService } from './line-feed-scroll.js';
 
 /** The versions the shapes below were read from (and the contract tests pass on). */
 export const XTERM_VERSIONS_CHECKED = ['5.5.0', '6.0.0'] as const;
@@ -72,12 +73,15 @@ export interface XtermInternals {
   /** The normal and alternate buffers, whose blank lines are then made by copy (blank-lines.ts). Public
    * replacement: none (xterm builds each blank line cell by cell). */
   buffers: (() => BufferPair | null) | null;
+  /** The buffer service, whose line-feed scroll inside a region then reuses the line it drops (line-feed-scroll.ts).
+   * Public replacement: none (xterm clones a new line for each row a region scrolls). */
+  lineFeeds: ScrollService | null;
 }
 
 /** UTF-16 code units decode as they are only on a little-endian machine; elsewhere rows are read by xterm. */
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-const NONE: XtermInternals = { parser: null, userInput: null, onRefreshRows: null, handlers: null, buffer: null, payloadHandlers: null, scroll: null, buffers: null };
+const NONE: XtermInternals = { parser: null, userInput: null, onRefreshRows: null, handlers: null, buffer: null, payloadHandlers: null, scroll: null, buffers: null, lineFeeds: null };
 
 /** The internals of `term` that have the shapes above; `publicOnly` gives none (the public-API path). */
 export function xtermInternals(term: Terminal, publicOnly = false): XtermInternals {
@@ -93,6 +97,7 @@ export function xtermInternals(term: Terminal, publicOnly = false): XtermInterna
     payloadHandlers: payloadHandlersOf(core),
     scroll: scrollHandlerOf(inputHandler(core)),
     buffers: bufferPairOf(inputHandler(core)) ? () => bufferPairOf(inputHandler(core)) : null,
+    lineFeeds: scrollServiceOf(core),
   };
 }
 

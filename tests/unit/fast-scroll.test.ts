@@ -3,56 +3,14 @@
 // mixed with coloured and wide text, combining marks, scroll regions, wraps and alternate-screen switches. Real
 // @xterm/headless on both sides.
 import { afterEach, describe, expect, it } from 'vitest';
-import xtermHeadless from '@xterm/headless';
 import type { Terminal } from '@xterm/headless';
-import { PaneScreen } from '../../src/screen/pane-screen.js';
 import { Prng } from '../helpers/hostile-streams.js';
+import { core, dump, makeScreens, writeBare, writeOurs } from '../helpers/xterm-buffers.js';
 
 const SEED = 0x5c7011;
-const disposers: Array<() => void> = [];
-afterEach(() => {
-  for (const d of disposers.splice(0)) d();
-});
-
-function ours(cols: number, rows: number): PaneScreen {
-  const s = new PaneScreen({ cols, rows, scrollback: 50 });
-  disposers.push(() => s.dispose());
-  return s;
-}
-function bare(cols: number, rows: number): Terminal {
-  const t = new xtermHeadless.Terminal({ cols, rows, scrollback: 50, allowProposedApi: true, logLevel: 'off' });
-  disposers.push(() => t.dispose());
-  return t;
-}
-const writeOurs = (s: PaneScreen, d: string) => new Promise<void>((r) => s.write(d, r));
-const writeBare = (t: Terminal, d: string) => new Promise<void>((r) => t.write(d, r));
-
-interface CoreLine {
-  _data: Uint32Array;
-  isWrapped: boolean;
-  translateToString(trim: boolean): string;
-}
-interface CoreBuf {
-  lines: { length: number; get(i: number): CoreLine | undefined };
-  ybase: number;
-  y: number;
-  x: number;
-}
-const core = (t: Terminal) => (t as unknown as { _core: { buffers: { normal: CoreBuf; alt: CoreBuf; active: CoreBuf } } })._core.buffers;
-
-/** Every line of both buffers: words, wrap flag, text; and where the cursor is. */
-function dump(t: Terminal): string[] {
-  const out: string[] = [];
-  const bufs = core(t);
-  for (const [name, b] of [['normal', bufs.normal], ['alt', bufs.alt]] as const) {
-    out.push(`${name} ybase ${b.ybase} cursor ${b.x},${b.y} lines ${b.lines.length} active ${bufs.active === b}`);
-    for (let i = 0; i < b.lines.length; i++) {
-      const l = b.lines.get(i)!;
-      out.push(`${i} ${l.isWrapped ? 'w' : '-'} ${Array.from(l._data).join(',')} ${JSON.stringify(l.translateToString(false))}`);
-    }
-  }
-  return out;
-}
+const screens = makeScreens();
+afterEach(() => screens.dispose());
+const { ours, bare } = screens;
 
 /** A seeded stream where scrolls at every count meet every kind of cell. */
 function stream(r: Prng, rows: number, pieces: number): string {

@@ -43,6 +43,9 @@ describe('xterm internals: the contract with the pinned version', () => {
     expect(i.handlers, 'handlers').not.toBeNull();
     expect(i.buffer, 'buffer').not.toBeNull();
     expect(i.payloadHandlers, 'payloadHandlers').not.toBeNull();
+    expect(i.scroll, 'scroll').not.toBeNull();
+    expect(i.buffers, 'buffers').not.toBeNull();
+    expect(i.lineFeeds, 'lineFeeds').not.toBeNull();
   });
 
   it('parser.parse puts the text on the screen at once, and onRefreshRows reports the rows it touched as numbers', () => {
