@@ -4,12 +4,16 @@
 // top and lower down), wraps, erase colours, alternate screens, resizes and a person scrolled up.
 import { afterEach, describe, expect, it } from 'vitest';
 import { Prng } from '../helpers/hostile-streams.js';
+import type { Terminal } from '@xterm/headless';
 import { core, dump, makeScreens, writeBare, writeOurs } from '../helpers/xterm-buffers.js';
 
 const SEED = 0x1f5c01;
 const screens = makeScreens(30); // a small scrollback: it fills at once, and the region scrolls then trim it
 afterEach(() => screens.dispose());
 const { ours, bare } = screens;
+
+/** The visible rows as the public API reads them. */
+const viewport = (t: Terminal) => Array.from({ length: t.rows }, (_, y) => t.buffer.active.getLine(t.buffer.active.viewportY + y)?.translateToString(true) ?? '');
 
 /** A seeded stream that sets regions and feeds lines through them, among the things a line may carry. */
 function stream(r: Prng, rows: number, pieces: number): string {
@@ -50,6 +54,8 @@ describe('line-feed scrolls in a region leave the buffer xterm leaves', () => {
         await writeOurs(a, chunk);
         await writeBare(b, chunk);
         expect(dump(a.term), `round ${round} chunk ${k}`).toEqual(dump(b));
+        // The screen's own reading (dirty rows only) sees every row the region scrolled.
+        expect(a.snapshot().lines, `round ${round} chunk ${k}`).toEqual(viewport(b));
         if (r.chance(0.25)) {
           cols = r.pick([20, 57, 80]);
           rows = r.pick([4, 12, 25]);
