@@ -12,10 +12,11 @@ export function leanXterm(term: Terminal, internals: XtermInternals): IDisposabl
   if (internals.lineFeeds) recycleRegionScrolls(internals.lineFeeds);
   const buffers = internals.buffers;
   if (!buffers) return { dispose() {} };
-  copyBlankLines(buffers()!);
-  // A reset (RIS) made new buffers: their blank lines are made by copy too (once per buffer).
-  return term.buffer.onBufferChange(() => {
+  const copy = () => {
     const pair = buffers();
     if (pair) copyBlankLines(pair);
-  });
+  };
+  copy();
+  // A reset (RIS) made new buffers: their blank lines are made by copy too (once per buffer).
+  return term.buffer.onBufferChange(copy);
 }

@@ -85,9 +85,9 @@ export function recycleRegionScrolls(service: ScrollService): void {
     const buffer = this.buffer;
     const lines = buffer.lines;
     const bottomRow = buffer.ybase + buffer.scrollBottom;
-    // Without a region the bottom row is the list's last and xterm already recycles (or the list still grows).
-    const region = buffer.scrollTop === 0 ? bottomRow !== lines.length - 1 && lines.isFull : true;
-    if (!region) return own.call(this, eraseAttr, isWrapped);
+    // No region below (the bottom row is the list's last: xterm already recycles), or a list still growing (the
+    // new line is needed): xterm's own way.
+    if (buffer.scrollTop === 0 && (bottomRow === lines.length - 1 || !lines.isFull)) return own.call(this, eraseAttr, isWrapped);
     // xterm's cached blank line, made again when the width or the erase colours changed (as its scroll does).
     let blank = this._cachedBlankLine;
     if (!blank || blank.length !== this.cols || blank.getFg(0) !== eraseAttr.fg || blank.getBg(0) !== eraseAttr.bg) {

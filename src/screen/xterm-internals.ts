@@ -74,7 +74,7 @@ export interface XtermInternals {
    * replacement: none (xterm builds each blank line cell by cell). */
   buffers: (() => BufferPair | null) | null;
   /** The buffer service, whose line-feed scroll inside a region then reuses the line it drops (line-feed-scroll.ts).
-   * Public replacement: none (xterm clones a new line for each row a region scrolls). */
+   * Public replacement: none (xterm clones a new line for each row a region scrolls). Read from 6.0.0's scroll only. */
   lineFeeds: ScrollService | null;
 }
 
